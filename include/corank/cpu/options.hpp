@@ -1,0 +1,55 @@
+// Options shared by the CPU algorithms, and the OpenMP plumbing behind them.
+#pragma once
+
+#include <cstddef>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+#include "corank/cpu/tuning.hpp"
+
+namespace corank::cpu {
+
+struct options {
+  /// Threads to use; 0 means OpenMP's default (OMP_NUM_THREADS, else all cores).
+  int threads = 0;
+  /// Inputs with fewer items than this run on the calling thread alone: starting a team costs
+  /// more than merging a few thousand items.
+  std::size_t sequential_below = tuning::sequential_below_items;
+};
+
+namespace detail {
+
+inline int max_threads() {
+#if defined(_OPENMP)
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+inline int thread_id() {
+#if defined(_OPENMP)
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
+
+inline int thread_count() {
+#if defined(_OPENMP)
+  return omp_get_num_threads();
+#else
+  return 1;
+#endif
+}
+
+/// Threads worth starting for `items` items of work.
+inline int threads_for(std::size_t items, const options& opt) {
+  if (items < opt.sequential_below) return 1;
+  return opt.threads > 0 ? opt.threads : max_threads();
+}
+
+}  // namespace detail
+}  // namespace corank::cpu

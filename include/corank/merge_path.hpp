@@ -1,0 +1,124 @@
+// The heart of corank: the co-rank (merge-path) search and the sequential merges.
+//
+// Written once, `__host__ __device__` under nvcc and plain C++ otherwise, and shared by the
+// CPU (OpenMP) and GPU backends. Everything here is stable: when keys compare equal, the element
+// of the first input (A) comes first.
+#pragma once
+
+#include <cstddef>
+#include <iterator>
+
+#include "corank/config.hpp"
+
+namespace corank {
+
+/// Start of part `p` when `total` items are cut into `parts` near-equal contiguous parts
+/// (the first `total % parts` parts get one extra item). Never overflows for 64-bit sizes.
+template <class Size>
+CORANK_HD constexpr Size even_split(Size total, Size parts, Size p) {
+  const Size base = total / parts, extra = total % parts;
+  return base * p + (p < extra ? p : extra);
+}
+
+/// Co-rank (Siebert & Träff; the "merge path" diagonal search of ModernGPU).
+///
+/// Returns i, the number of elements of A[0,m) among the first k outputs of the stable merge of
+/// A[0,m) and B[0,n); the other k - i come from B. Precondition: 0 <= k <= m + n.
+/// O(log min(k, m, n)) comparisons, each reading one element of A and one of B.
+///
+/// `BranchFree` selects a fixed-trip search whose body is two selects, the "control divergence to
+/// memory divergence" trade of the study: on a GPU every lane of a warp runs the same number of
+/// steps; on a CPU the search never mispredicts.
+template <bool BranchFree = false, class Size, class ItA, class ItB, class Compare>
+CORANK_HD Size co_rank(Size k, ItA a, Size m, ItB b, Size n, Compare comp) {
+  Size lo = k > n ? k - n : Size(0);
+  Size hi = k < m ? k : m;
+  if constexpr (!BranchFree) {
+    while (lo < hi) {
+      const Size i = lo + (hi - lo) / 2;
+      // lo <= i < hi keeps both reads in range: i < m and 0 <= k - 1 - i < n.
+      // A[i] is among the first k outputs iff it does not come after B[k-1-i]; ties go to A.
+      if (!comp(b[k - 1 - i], a[i]))
+        lo = i + 1;
+      else
+        hi = i;
+    }
+    return lo;
+  } else {
+    // Invariant: the answer lies in [lo, lo + len]. Each step halves len whatever the outcome.
+    Size len = hi - lo;
+    while (len > 0) {
+      const Size half = len / 2;
+      const Size i = lo + half;
+      const bool a_first = !comp(b[k - 1 - i], a[i]);
+      lo = a_first ? i + 1 : lo;
+      len = a_first ? len - half - 1 : half;
+    }
+    return lo;
+  }
+}
+
+/// An output iterator that swallows whatever is written: a key-only merge is the key-value merge
+/// with its values discarded, so the merge loops are written once.
+struct discard_iterator {
+  struct sink {
+    template <class T>
+    CORANK_HD sink& operator=(const T&) { return *this; }
+  };
+  CORANK_HD sink operator*() const { return {}; }
+  CORANK_HD sink operator[](std::ptrdiff_t) const { return {}; }
+  CORANK_HD discard_iterator& operator++() { return *this; }
+  CORANK_HD discard_iterator operator++(int) { return *this; }
+  CORANK_HD discard_iterator& operator+=(std::ptrdiff_t) { return *this; }
+  CORANK_HD discard_iterator operator+(std::ptrdiff_t) const { return *this; }
+};
+
+/// Sequential stable merge of keys A[a, a_end) and B[b, b_end), moving values alongside.
+/// Value iterators may be `discard_iterator`. Returns the end of the key output.
+///
+/// The branchy form is std::merge. The branch-free form turns the data-dependent branch into
+/// selects and index increments: each round runs min(|A rest|, |B rest|) steps with no bounds
+/// checks, since neither input can run out inside such a round.
+template <bool BranchFree = false, class KeyA, class ValA, class KeyB, class ValB, class KeyOut,
+          class ValOut, class Compare>
+CORANK_HD KeyOut serial_merge_by_key(KeyA a, KeyA a_end, ValA va, KeyB b, KeyB b_end, ValB vb,
+                                     KeyOut out, ValOut vout, Compare comp) {
+  if constexpr (BranchFree) {
+    while (a != a_end && b != b_end) {
+      auto steps = (a_end - a) < (b_end - b) ? (a_end - a) : (b_end - b);
+      for (; steps > 0; --steps) {
+        const auto key_a = *a;
+        const auto key_b = *b;
+        const bool take_b = comp(key_b, key_a);
+        *out = take_b ? key_b : key_a;
+        *vout = take_b ? *vb : *va;
+        ++out, ++vout;
+        a += !take_b, va += !take_b;
+        b += take_b, vb += take_b;
+      }
+    }
+  } else {
+    while (a != a_end && b != b_end) {
+      if (comp(*b, *a)) {
+        *out = *b, *vout = *vb;
+        ++b, ++vb;
+      } else {
+        *out = *a, *vout = *va;
+        ++a, ++va;
+      }
+      ++out, ++vout;
+    }
+  }
+  for (; a != a_end; ++a, ++va, ++out, ++vout) *out = *a, *vout = *va;
+  for (; b != b_end; ++b, ++vb, ++out, ++vout) *out = *b, *vout = *vb;
+  return out;
+}
+
+/// Sequential stable merge of keys alone (same contract as std::merge).
+template <bool BranchFree = false, class ItA, class ItB, class OutIt, class Compare>
+CORANK_HD OutIt serial_merge(ItA a, ItA a_end, ItB b, ItB b_end, OutIt out, Compare comp) {
+  return serial_merge_by_key<BranchFree>(a, a_end, discard_iterator{}, b, b_end,
+                                         discard_iterator{}, out, discard_iterator{}, comp);
+}
+
+}  // namespace corank

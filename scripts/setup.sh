@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages corank builds with, skipping those already present. Idempotent.
+set -euo pipefail
+
+packages=(
+  cmake g++ make git ccache
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libcli11-dev nlohmann-json3-dev
+  clang libclang-rt-14-dev   # libFuzzer for the file-reader fuzzers
+  python3-matplotlib         # figures from benchmark JSON
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq || true
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,35 @@
+#include <cuda_runtime.h>
+
+#include "backend/gpu.hpp"
+
+namespace corank::backend {
+
+gpu_info query_gpu() {
+  gpu_info info;
+  info.compiled = true;
+  int count = 0;
+  if (const cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess) {
+    info.name = cudaGetErrorString(err);
+    cudaGetLastError();  // clear the sticky-free error so later calls start clean
+    return info;
+  }
+  if (count == 0) {
+    info.name = "no CUDA device found";
+    return info;
+  }
+  int device = 0;
+  cudaGetDevice(&device);
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+    info.name = "cannot read device properties";
+    return info;
+  }
+  info.available = true;
+  info.name = prop.name;
+  info.multiprocessors = prop.multiProcessorCount;
+  info.memory_bytes = prop.totalGlobalMem;
+  info.compute_capability = prop.major * 10 + prop.minor;
+  return info;
+}
+
+}  // namespace corank::backend

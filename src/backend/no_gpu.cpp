@@ -1,0 +1,22 @@
+// The GPU entry points of a corank built without CUDA.
+#include <stdexcept>
+
+#include "backend/gpu.hpp"
+#include "backend/gpu_merge.hpp"
+#include "io/element_type.hpp"
+
+namespace corank::backend {
+
+gpu_info query_gpu() { return gpu_info{false, false, "not compiled in", 0, 0, 0}; }
+
+template <class T>
+double gpu_merge(const T*, std::size_t, const T*, std::size_t, T*) {
+  throw std::runtime_error("this corank was built without the CUDA backend");
+}
+
+#define CORANK_INSTANTIATE(T, tag) \
+  template double gpu_merge<T>(const T*, std::size_t, const T*, std::size_t, T*);
+CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
+#undef CORANK_INSTANTIATE
+
+}  // namespace corank::backend

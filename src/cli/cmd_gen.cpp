@@ -1,0 +1,49 @@
+// corank gen: make test data.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "cli/commands.hpp"
+#include "data/generate.hpp"
+#include "io/array_file.hpp"
+#include "io/element_type.hpp"
+
+namespace corank::cli {
+namespace {
+
+struct gen_args {
+  std::string output, type = "u32", format = "binary", dist = "uniform", order = "sorted";
+  std::size_t count = 1000;
+  std::uint64_t seed = 1;
+};
+
+}  // namespace
+
+void add_gen_command(CLI::App& app) {
+  auto args = std::make_shared<gen_args>();
+  CLI::App* cmd = app.add_subcommand("gen", "Generate an array of keys");
+  cmd->add_option("-o,--output", args->output, "Output file (written atomically)")->required();
+  cmd->add_option("-n,--count", args->count, "Number of keys")->capture_default_str();
+  cmd->add_option("-t,--type", args->type, "u32|i32|u64|i64|f32|f64")->capture_default_str();
+  cmd->add_option("-f,--format", args->format, "binary|text")->capture_default_str();
+  cmd->add_option("-d,--dist", args->dist,
+                  "uniform|equal|few|low|high (a 'low' file lies entirely before a 'high' one)")
+      ->capture_default_str();
+  cmd->add_option("--order", args->order, "sorted|unsorted|reversed")->capture_default_str();
+  cmd->add_option("-s,--seed", args->seed, "Random seed")->capture_default_str();
+  cmd->callback([args] {
+    const auto format = io::parse_file_format(args->format);
+    const auto dist = data::parse_distribution(args->dist);
+    const auto ord = data::parse_order(args->order);
+    io::dispatch(io::parse_element_type(args->type), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const auto keys = data::generate_keys<T>(args->count, dist, ord, args->seed);
+      io::write_array(args->output, keys.data(), keys.size(), format);
+    });
+    std::printf("wrote %zu %s keys (%s, %s) to %s\n", args->count, args->type.c_str(),
+                args->dist.c_str(), args->order.c_str(), args->output.c_str());
+  });
+}
+
+}  // namespace corank::cli

@@ -1,0 +1,175 @@
+// The corank CLI end to end: good runs produce the right files, bad inputs give a clear error,
+// a non-zero exit code, and leave no output (or temporary) file behind.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "io/array_file.hpp"
+#include "support/merge_reference.hpp"
+#include "support/seeded_test.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct result {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+result run_cli(const std::string& args) {
+  const std::string command = std::string(CORANK_CLI) + " " + args + " 2>&1";
+  result r{-1, {}};
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buffer;
+  while (std::fgets(buffer.data(), buffer.size(), pipe)) r.output += buffer.data();
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+class Cli : public corank::test::seeded_test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("corank_cli_" + std::to_string(rng()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  template <class T>
+  void write(const std::string& name, const std::vector<T>& values) {
+    std::ofstream(path(name), std::ios::binary)
+        .write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * sizeof(T)));
+  }
+
+  void write_text(const std::string& name, const std::string& text) {
+    std::ofstream(path(name)) << text;
+  }
+
+  // Only the files we created: no output and no leftover temporary file.
+  std::vector<std::string> files() const {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  void expect_failure(const std::string& args, const std::string& message) {
+    const auto before = files();
+    const result r = run_cli(args);
+    EXPECT_NE(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << "expected '" << message << "' in: " << r.output;
+    EXPECT_EQ(files(), before) << "a failed run must leave no file behind";
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(Cli, MergesBinaryFiles) {
+  const auto a = corank::test::sorted_keys<std::uint32_t>(rng, 100000, 1000);
+  const auto b = corank::test::sorted_keys<std::uint32_t>(rng, 70001, 1000);
+  write("a.bin", a);
+  write("b.bin", b);
+  const result r = run_cli("merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin") + " --backend cpu");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::vector<std::uint32_t> want(a.size() + b.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), want.begin());
+  EXPECT_EQ(corank::io::read_array<std::uint32_t>(path("c.bin"), corank::io::file_format::binary), want);
+}
+
+TEST_F(Cli, MergesTextFilesOfEachType) {
+  write_text("a.txt", "-3\n0\n5\n");
+  write_text("b.txt", "-4\n\n1\n5\n");
+  for (const char* type : {"i32", "i64", "f32", "f64"}) {
+    const result r = run_cli(std::string("merge ") + path("a.txt") + " " + path("b.txt") + " -o " +
+                             path("c.txt") + " --format text --backend cpu --type " + type);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::ifstream in(path("c.txt"));
+    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(all, "-4\n-3\n0\n1\n5\n5\n") << type;
+  }
+}
+
+TEST_F(Cli, GenThenMergeOneSided) {
+  ASSERT_EQ(run_cli("gen -n 5000 --dist high --seed 3 -o " + path("a.bin")).exit_code, 0);
+  ASSERT_EQ(run_cli("gen -n 4000 --dist low --seed 4 -o " + path("b.bin")).exit_code, 0);
+  ASSERT_EQ(run_cli("merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin") + " --backend cpu").exit_code, 0);
+  const auto c = corank::io::read_array<std::uint32_t>(path("c.bin"), corank::io::file_format::binary);
+  const auto b = corank::io::read_array<std::uint32_t>(path("b.bin"), corank::io::file_format::binary);
+  ASSERT_EQ(c.size(), 9000u);
+  EXPECT_TRUE(std::is_sorted(c.begin(), c.end()));
+  EXPECT_TRUE(std::equal(b.begin(), b.end(), c.begin()));  // all of B precedes A
+}
+
+TEST_F(Cli, RefusesAnUnsortedInputNamingFileAndIndex) {
+  write("a.bin", std::vector<std::uint32_t>{1, 2, 3, 2, 5});
+  write("b.bin", std::vector<std::uint32_t>{1, 2});
+  expect_failure("merge " + path("b.bin") + " " + path("a.bin") + " -o " + path("c.bin"),
+                 "a.bin' is not sorted: element 3");
+}
+
+TEST_F(Cli, RefusesAMissingFile) {
+  write("a.bin", std::vector<std::uint32_t>{1});
+  expect_failure("merge " + path("a.bin") + " " + path("nope.bin") + " -o " + path("c.bin"),
+                 "cannot open '" + path("nope.bin") + "'");
+}
+
+TEST_F(Cli, RefusesASizeThatIsNotAMultipleOfTheElementSize) {
+  write("a.bin", std::vector<std::uint8_t>{1, 2, 3, 4, 5, 6});
+  write("b.bin", std::vector<std::uint32_t>{1});
+  expect_failure("merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin") + " --type u64",
+                 "not a multiple of the element size 8");
+}
+
+TEST_F(Cli, RefusesNaNKeys) {
+  write("a.bin", std::vector<std::uint32_t>{0x7fc00000u, 1});
+  write("b.bin", std::vector<float>{1.0f});
+  expect_failure("merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin") + " --type f32",
+                 "element 0 is NaN");
+}
+
+TEST_F(Cli, RefusesMalformedText) {
+  write_text("a.txt", "1\n2\nthree\n");
+  write_text("b.txt", "1\n");
+  expect_failure("merge " + path("a.txt") + " " + path("b.txt") + " -o " + path("c.txt") + " --format text",
+                 "a.txt':3: 'three' is not a number");
+  write_text("n.txt", "1\n-2\n");
+  expect_failure("merge " + path("n.txt") + " " + path("b.txt") + " -o " + path("c.txt") + " --format text --type u32",
+                 "n.txt':2: '-2' is not a number");
+}
+
+TEST_F(Cli, RefusesAnUnknownType) {
+  write("a.bin", std::vector<std::uint32_t>{1});
+  expect_failure("merge " + path("a.bin") + " " + path("a.bin") + " -o " + path("c.bin") + " --type u7",
+                 "unknown type 'u7'");
+}
+
+TEST_F(Cli, AFailedRunKeepsTheExistingOutput) {
+  write("a.bin", std::vector<std::uint32_t>{3, 1});
+  write("b.bin", std::vector<std::uint32_t>{1});
+  write_text("c.bin", "precious");
+  expect_failure("merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin"), "not sorted");
+  std::ifstream in(path("c.bin"));
+  std::string kept;
+  in >> kept;
+  EXPECT_EQ(kept, "precious");
+}
+
+TEST_F(Cli, InfoNamesTheBackends) {
+  const result r = run_cli("info");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find("cpu backend"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cuda backend"), std::string::npos) << r.output;
+}
+
+}  // namespace
