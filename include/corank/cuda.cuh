@@ -1,0 +1,7 @@
+// Umbrella header for the GPU side of corank (compile with nvcc). The host side is corank.hpp.
+#pragma once
+
+#include "corank/config.hpp"
+#include "corank/cuda/error.cuh"
+#include "corank/functional.hpp"
+#include "corank/merge_path.hpp"
