@@ -5,3 +5,4 @@
 #include "corank/cuda/error.cuh"
 #include "corank/functional.hpp"
 #include "corank/merge_path.hpp"
+#include "corank/cuda/merge.cuh"

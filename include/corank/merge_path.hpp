@@ -121,4 +121,35 @@ CORANK_HD OutIt serial_merge(ItA a, ItA a_end, ItB b, ItB b_end, OutIt out, Comp
                                          discard_iterator{}, out, discard_iterator{}, comp);
 }
 
+/// Register-resident merge of a fixed number of outputs (the per-thread step of a GPU block
+/// merge). Starting from a merge-path point (a, b) of one buffer `keys` holding both inputs,
+/// writes the next VT outputs to `out` and where each came from to `index`, stopping at no
+/// thread-level end: the inputs' ends a_end and b_end bound it, so one co-rank per thread
+/// suffices. Fully unrolled so `out` and `index` stay in registers. keys[a_end] and keys[b_end]
+/// must be readable (their values are ignored); outputs past the inputs' ends are unspecified.
+template <int VT, class Keys, class Index, class Key, class Compare>
+CORANK_HD void serial_merge_registers(Keys keys, Index a, Index a_end, Index b, Index b_end,
+                                      Key (&out)[VT], Index (&index)[VT], Compare comp) {
+  Key key_a = keys[a];
+  Key key_b = keys[b];
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+  for (int i = 0; i < VT; ++i) {
+    // Stable: B goes first only when strictly before A.
+    const bool take_a = b >= b_end || (a < a_end && !comp(key_b, key_a));
+    out[i] = take_a ? key_a : key_b;
+    index[i] = take_a ? a : b;
+    // One read per step: only the side that advanced is refreshed. Past both ends (a partial
+    // last tile) reads stay clamped at the ends.
+    if (take_a) {
+      ++a;
+      key_a = keys[a < a_end ? a : a_end];
+    } else {
+      ++b;
+      key_b = keys[b < b_end ? b : b_end];
+    }
+  }
+}
+
 }  // namespace corank

@@ -1,0 +1,31 @@
+// corank_gpu_bench: the GPU merge benchmark as its own binary (also behind `corank bench merge
+// --backend gpu`).
+#include <CLI/CLI.hpp>
+#include <cstddef>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "gpu_merge.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"GPU merge benchmark: corank kernels vs thrust and CUB"};
+  corank::bench::gpu_merge_config config;
+  config.sizes = {1000, 10000, 100000, 1000000, 10000000, 100000000};
+  bool keys_only = false, production_only = false;
+  app.add_option("--sizes", config.sizes, "items per input")->expected(1, -1);
+  app.add_option("--json", config.json_path, "write the measurements as JSON to this file");
+  app.add_option("--repeats", config.repeats, "timed runs per measurement (0: by size)");
+  app.add_flag("--keys-only", keys_only, "skip the key-value merges");
+  app.add_flag("--production-only", production_only, "skip the study's kernels");
+  CLI11_PARSE(app, argc, argv);
+  config.pairs = !keys_only;
+  config.studied = !production_only;
+  try {
+    return corank::bench::run_gpu_merge_bench(config, std::cout);
+  } catch (const std::exception& e) {
+    std::cerr << "corank_gpu_bench: " << e.what() << "\n";
+    return 2;
+  }
+}

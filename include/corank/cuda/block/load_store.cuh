@@ -1,0 +1,102 @@
+// Block-wide copies between global and shared memory in 16-byte vectors.
+//
+// A range starting anywhere (an unaligned input, a partition boundary in mid-vector) is copied to
+// a destination that agrees with it modulo 16 bytes: then every whole 16-byte vector of the source
+// lands on a whole vector of the destination, and only the partial vectors at the two ends move
+// element by element. congruent_shift() says where in a 16-byte aligned staging buffer a range
+// must start for that.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace corank::cuda::block {
+
+/// Elements of T per 16-byte vector; 1 when T does not tile 16 bytes (then copies are scalar).
+template <class T>
+inline constexpr int vector_items = (sizeof(T) <= 16 && 16 % sizeof(T) == 0) ? int(16 / sizeof(T))
+                                                                             : 1;
+
+/// Offset (in elements, < vector_items<T>) at which a copy of p[0...] must start in a 16-byte
+/// aligned buffer to be congruent with p modulo 16 bytes.
+template <class T>
+__device__ __forceinline__ int congruent_shift(const T* p) {
+  return int((reinterpret_cast<std::uintptr_t>(p) % 16) / sizeof(T)) % vector_items<T>;
+}
+
+/// One range to copy: its scalar head, whole vectors, scalar tail.
+template <class T>
+struct vector_range {
+  const T* src;
+  T* dst;
+  int head, vectors, tail;
+
+  __device__ __forceinline__ vector_range(const T* s, T* d, int count) : src(s), dst(d) {
+    constexpr int V = vector_items<T>;
+    const auto s_addr = reinterpret_cast<std::uintptr_t>(s);
+    const bool congruent = V > 1 && (s_addr ^ reinterpret_cast<std::uintptr_t>(d)) % 16 == 0 &&
+                           s_addr % sizeof(T) == 0;
+    if (!congruent) {
+      head = count, vectors = 0, tail = 0;  // all scalar (rare: odd struct alignments)
+      return;
+    }
+    const int to_aligned = int(((16 - s_addr % 16) % 16) / sizeof(T));
+    head = to_aligned < count ? to_aligned : count;
+    vectors = (count - head) / V;
+    tail = count - head - vectors * V;
+  }
+  __device__ __forceinline__ const uint4* src_vectors() const {
+    return reinterpret_cast<const uint4*>(src + head);
+  }
+  __device__ __forceinline__ uint4* dst_vectors() const {
+    return reinterpret_cast<uint4*>(dst + head);
+  }
+  /// The scalar elements (head and tail), cooperatively with a stride of `threads`.
+  __device__ __forceinline__ void copy_scalars(int tid, int threads) const {
+    const int scalars = head + tail;
+    for (int i = tid; i < scalars; i += threads) {
+      const int at = i < head ? i : i + vectors * vector_items<T>;
+      dst[at] = src[at];
+    }
+  }
+};
+
+/// Copies r0 and r1 with NT threads. Iters bounds the vectors per thread:
+/// Iters * NT >= r0.vectors + r1.vectors. All vector loads are issued before any store.
+template <int NT, int Iters, class T>
+__device__ __forceinline__ void copy_ranges(const vector_range<T>& r0, const vector_range<T>& r1,
+                                            int tid) {
+  const int total = r0.vectors + r1.vectors;
+  uint4 staged[Iters];
+#pragma unroll
+  for (int j = 0; j < Iters; ++j) {
+    const int v = tid + j * NT;
+    if (v < total)
+      staged[j] = v < r0.vectors ? r0.src_vectors()[v] : r1.src_vectors()[v - r0.vectors];
+  }
+#pragma unroll
+  for (int j = 0; j < Iters; ++j) {
+    const int v = tid + j * NT;
+    if (v < total) {
+      if (v < r0.vectors)
+        r0.dst_vectors()[v] = staged[j];
+      else
+        r1.dst_vectors()[v - r0.vectors] = staged[j];
+    }
+  }
+  r0.copy_scalars(tid, NT);
+  r1.copy_scalars(tid, NT);
+}
+
+/// Copies count elements src -> dst (congruent when possible) with NT threads, Iters as above.
+template <int NT, int Iters, class T>
+__device__ __forceinline__ void copy_range(const T* src, T* dst, int count, int tid) {
+  const vector_range<T> r(src, dst, count), none(src, dst, 0);
+  if (r.vectors <= Iters * NT) {
+    copy_ranges<NT, Iters>(r, none, tid);
+  } else {  // unreachable for congruent ranges of <= Iters * NT vectors; kept for safety
+    for (int i = tid; i < count; i += NT) dst[i] = src[i];
+  }
+}
+
+}  // namespace corank::cuda::block

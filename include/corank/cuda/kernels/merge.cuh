@@ -1,0 +1,267 @@
+// The GPU merge kernels: the three of the study (basic, tiled, circular) and the production one.
+//
+// All of them cut the output into equal parts by co-rank (merge_path.hpp) and merge each part
+// with the one sequential merge. Values travel through the same code: a key-only merge passes
+// corank::discard_iterator for the values.
+#pragma once
+
+#include <cstddef>
+
+#include "corank/cuda/block/circular_buffer.cuh"
+#include "corank/cuda/block/co_rank.cuh"
+#include "corank/cuda/block/load_store.cuh"
+#include "corank/merge_path.hpp"
+
+namespace corank::cuda::kernels {
+
+/// Shared memory of the studied kernels: per-thread co-rank ends, then the two input tiles.
+template <class K>
+struct studied_smem {
+  static std::size_t bytes(unsigned threads, unsigned tile_items) {
+    return head_bytes(threads) + 2 * std::size_t(tile_items) * sizeof(K);
+  }
+  __host__ __device__ static std::size_t head_bytes(unsigned threads) {
+    return (threads * sizeof(unsigned) + 15) / 16 * 16;
+  }
+};
+
+/// The output range [out_begin, out_end) of part `part` of `parts`, and its co-ranks in A.
+struct part_range {
+  std::size_t out_begin, out_end, a_begin, a_end;
+};
+
+// ---- basic: every thread merges its part straight from global memory -------------------------
+
+/// The naive kernel of the study. `reuse_neighbor` (optimisation 1) takes a thread's start from
+/// its left neighbour's end through shared memory, halving the co-rank searches.
+template <bool BranchFree, class K, class VA, class VB, class VO, class Compare>
+__global__ void merge_basic(const K* a, VA va, std::size_t m, const K* b, VB vb, std::size_t n,
+                            K* out, VO vo, Compare comp, bool reuse_neighbor) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  std::size_t* ends = reinterpret_cast<std::size_t*>(smem);
+  const std::size_t total = m + n;
+  const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
+  const std::size_t r = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t k0 = even_split(total, threads, r), k1 = even_split(total, threads, r + 1);
+  const std::size_t i1 = co_rank<BranchFree>(k1, a, m, b, n, comp);
+  std::size_t i0;
+  if (reuse_neighbor) {
+    ends[threadIdx.x] = i1;
+    __syncthreads();
+    i0 = threadIdx.x > 0 ? ends[threadIdx.x - 1] : co_rank<BranchFree>(k0, a, m, b, n, comp);
+  } else {
+    i0 = co_rank<BranchFree>(k0, a, m, b, n, comp);
+  }
+  serial_merge_by_key<BranchFree>(a + i0, a + i1, va + i0, b + (k0 - i0), b + (k1 - i1),
+                                  vb + (k0 - i0), out + k0, vo + k0, comp);
+}
+
+// ---- tiled and circular: blocks stage tiles of their part in shared memory --------------------
+
+/// The block's part of the output and its co-ranks, found by two threads in global memory.
+template <bool BranchFree, class K, class Compare>
+__device__ part_range block_part(const K* a, std::size_t m, const K* b, std::size_t n,
+                                 Compare comp) {
+  __shared__ std::size_t corank_at[2];
+  const std::size_t total = m + n;
+  const std::size_t k0 = even_split<std::size_t>(total, gridDim.x, blockIdx.x);
+  const std::size_t k1 = even_split<std::size_t>(total, gridDim.x, blockIdx.x + 1);
+  if (threadIdx.x < 2)
+    corank_at[threadIdx.x] = co_rank<BranchFree>(threadIdx.x ? k1 : k0, a, m, b, n, comp);
+  __syncthreads();
+  return {k0, k1, corank_at[0], corank_at[1]};
+}
+
+/// What the tiled and circular kernels start from: the block's part and its shared memory
+/// (per-thread co-rank ends, then the two input tiles of `tile` items).
+template <class K>
+struct staged_block {
+  part_range part;
+  std::size_t b_begin, b_end;  // the part's range in B
+  unsigned* ends;
+  K *sa, *sb;
+
+  template <bool BranchFree, class Compare>
+  __device__ static staged_block make(const K* a, std::size_t m, const K* b, std::size_t n,
+                                      Compare comp, unsigned tile) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    K* sa = reinterpret_cast<K*>(smem + studied_smem<K>::head_bytes(blockDim.x));
+    const part_range p = block_part<BranchFree>(a, m, b, n, comp);
+    return {p,
+            p.out_begin - p.a_begin,
+            p.out_end - p.a_end,
+            reinterpret_cast<unsigned*>(smem),
+            sa,
+            sa + tile};
+  }
+};
+
+/// One tile step shared by the tiled and circular kernels: the block's threads merge the first
+/// `tile_out` outputs of the staged inputs sa[0, a_count) and sb[0, b_count) (iterators into
+/// shared memory) to out. Returns how many of them came from A. Optimisation 1 as in merge_basic.
+template <bool BranchFree, class ItA, class ItB, class VA, class VB, class KO, class VO,
+          class Compare>
+__device__ unsigned merge_staged_tile(ItA sa, unsigned a_count, VA va, ItB sb, unsigned b_count,
+                                      VB vb, unsigned tile_out, KO out, VO vo, Compare comp,
+                                      bool reuse_neighbor, unsigned* ends) {
+  // Parts by even_split, so a tile smaller than the block still covers every output (the
+  // published kernels use tile / threads items per thread, which is 0 for small tiles).
+  const unsigned t = threadIdx.x, nt = blockDim.x;
+  const unsigned c0 = even_split(tile_out, nt, t), c1 = even_split(tile_out, nt, t + 1);
+  const unsigned i1 = co_rank<BranchFree>(c1, sa, a_count, sb, b_count, comp);
+  unsigned i0, used_a;
+  if (reuse_neighbor) {
+    ends[t] = i1;
+    __syncthreads();
+    i0 = t > 0 ? ends[t - 1] : 0u;
+    used_a = ends[nt - 1];
+  } else {
+    i0 = co_rank<BranchFree>(c0, sa, a_count, sb, b_count, comp);
+    used_a = co_rank<BranchFree>(tile_out, sa, a_count, sb, b_count, comp);
+  }
+  serial_merge_by_key<BranchFree>(sa + i0, sa + i1, va + i0, sb + (c0 - i0), sb + (c1 - i1),
+                                  vb + (c0 - i0), out + c0, vo + c0, comp);
+  return used_a;
+}
+
+/// The single-buffer (Circular = false) and circular-buffer (Circular = true) kernels.
+///
+/// Single buffer: each iteration loads a fresh tile of A and of B and keeps the part the merge
+/// used (at least half of what was loaded is loaded again next time). Circular buffer: A and B
+/// each live in a ring of `tile` slots, and each iteration refills only the slots the previous
+/// merge consumed, so nothing is loaded twice.
+template <bool Circular, bool BranchFree, class K, class VA, class VB, class VO, class Compare>
+__global__ void merge_tiles(const K* a, VA va, std::size_t m, const K* b, VB vb, std::size_t n,
+                            K* out, VO vo, Compare comp, unsigned tile, bool reuse_neighbor) {
+  const staged_block<K> s = staged_block<K>::make<BranchFree>(a, m, b, n, comp, tile);
+  const part_range part = s.part;
+  std::size_t a_pos = part.a_begin, b_pos = s.b_begin;        // first unmerged
+  unsigned a_head = 0, b_head = 0, a_count = 0, b_count = 0;  // ring start (Circular) and fill
+  for (std::size_t out_pos = part.out_begin; out_pos < part.out_end;) {
+    // Load after the a_count items still held (none for the single buffer). The published
+    // circular kernel refills at the ring's start from the first unconsumed item, overwriting
+    // what it holds and never fetching what follows: right only while a block's whole part fits
+    // one tile, hence its failures for small tiles.
+    const unsigned a_new = unsigned(min(std::size_t(tile - a_count), part.a_end - a_pos - a_count));
+    const unsigned b_new = unsigned(min(std::size_t(tile - b_count), s.b_end - b_pos - b_count));
+    for (unsigned i = threadIdx.x; i < a_new; i += blockDim.x)
+      s.sa[block::ring_index(a_head, a_count + i, tile)] = a[a_pos + a_count + i];
+    for (unsigned i = threadIdx.x; i < b_new; i += blockDim.x)
+      s.sb[block::ring_index(b_head, b_count + i, tile)] = b[b_pos + b_count + i];
+    a_count += a_new;
+    b_count += b_new;
+    __syncthreads();
+    // The first `tile` outputs need at most `tile` items of either input: all of them are staged.
+    const unsigned tile_out = unsigned(min(std::size_t(tile), part.out_end - out_pos));
+    const auto merge_tile = [&](auto sa, auto sb) {
+      return merge_staged_tile<BranchFree>(sa, a_count, va + a_pos, sb, b_count, vb + b_pos,
+                                           tile_out, out + out_pos, vo + out_pos, comp,
+                                           reuse_neighbor, s.ends);
+    };
+    unsigned used_a;
+    if constexpr (Circular)
+      used_a = merge_tile(block::ring_iterator<K>{s.sa, tile, a_head},
+                          block::ring_iterator<K>{s.sb, tile, b_head});
+    else
+      used_a = merge_tile(s.sa, s.sb);
+    const unsigned used_b = tile_out - used_a;
+    if constexpr (Circular) {
+      a_head = block::ring_index(a_head, used_a, tile);
+      b_head = block::ring_index(b_head, used_b, tile);
+      a_count -= used_a, b_count -= used_b;
+    } else {
+      a_count = b_count = 0;  // reload everything unconsumed
+    }
+    a_pos += used_a, b_pos += used_b;
+    out_pos += tile_out;
+    __syncthreads();  // the staged tiles are overwritten next
+  }
+}
+
+// ---- automatic: the production kernel ---------------------------------------------------------
+
+/// Stand-in value type of a key-only merge in the production kernel.
+struct no_value {};
+
+/// One launch, no partition pass: block p merges outputs [p * tile, (p + 1) * tile). Two warps
+/// find the block's co-ranks (warp_co_rank), the block stages its inputs in shared memory with
+/// 16-byte loads, each thread merges a register-resident run of Items outputs from one co-rank,
+/// and the block stores the tile through shared memory with 16-byte stores. With values, each
+/// output's value is gathered by the merge index from staged values (same layout rules).
+template <class Shape, bool HasValues, class K, class V, class Compare>
+__global__ void __launch_bounds__(Shape::threads)
+    merge_automatic(const K* keys_a, const V* vals_a, std::size_t m, const K* keys_b,
+                    const V* vals_b, std::size_t n, K* keys_out, V* vals_out, Compare comp) {
+  constexpr int NT = Shape::threads, VT = Shape::items, NV = Shape::tile;
+  constexpr int KV = block::vector_items<K>, VV = block::vector_items<V>;
+  // Slack: the shift of A, the gap to B's own shift, and one readable slot past B's end.
+  constexpr int key_slots = NV + 3 * KV, val_slots = HasValues ? NV + 3 * VV : 1;
+  constexpr int key_iters = (NV / KV + NT - 1) / NT, val_iters = (NV / VV + NT - 1) / NT;
+  __shared__ __align__(16) K skeys[key_slots];
+  __shared__ __align__(16) V svals[val_slots];
+  __shared__ std::size_t corank_at[2];
+
+  const int tid = threadIdx.x;
+  const std::size_t diag0 = std::size_t(blockIdx.x) * NV;
+  const std::size_t diag1 = min(diag0 + NV, m + n);
+  if (tid < 64) {
+    const std::size_t i = block::warp_co_rank(tid < 32 ? diag0 : diag1, keys_a, m, keys_b, n, comp);
+    if (tid % 32 == 0) corank_at[tid / 32] = i;
+  }
+  __syncthreads();
+  const std::size_t a0 = corank_at[0], b0 = diag0 - a0;
+  const int count_a = int(corank_at[1] - a0), count_b = int(diag1 - corank_at[1] - b0);
+  const int count = count_a + count_b;
+
+  // Staged layout: A at its congruent shift, B at the next vector boundary plus its own shift.
+  const auto stage_b = [&](int a_start, int items_per_vector, int b_shift) {
+    return (a_start + count_a + items_per_vector - 1) / items_per_vector * items_per_vector +
+           b_shift;
+  };
+  const int ka = block::congruent_shift(keys_a + a0);
+  const int kb = stage_b(ka, KV, block::congruent_shift(keys_b + b0));
+  block::copy_ranges<NT, key_iters>(block::vector_range<K>(keys_a + a0, skeys + ka, count_a),
+                                    block::vector_range<K>(keys_b + b0, skeys + kb, count_b), tid);
+  int va = 0, vb = 0;
+  if constexpr (HasValues) {
+    va = block::congruent_shift(vals_a + a0);
+    vb = stage_b(va, VV, block::congruent_shift(vals_b + b0));
+    block::copy_ranges<NT, val_iters>(block::vector_range<V>(vals_a + a0, svals + va, count_a),
+                                      block::vector_range<V>(vals_b + b0, svals + vb, count_b),
+                                      tid);
+  }
+  __syncthreads();
+
+  // Each thread: one co-rank in shared memory, then Items outputs into registers.
+  const int diag = min(tid * VT, count);
+  const int i = co_rank<true>(diag, skeys + ka, count_a, skeys + kb, count_b, comp);
+  K keys[VT];
+  int from[VT];
+  serial_merge_registers<VT>(skeys, ka + i, ka + count_a, kb + diag - i, kb + count_b, keys, from,
+                             comp);
+  V vals[HasValues ? VT : 1];
+  if constexpr (HasValues) {
+#pragma unroll
+    for (int j = 0; j < VT; ++j)
+      vals[j] = svals[from[j] < kb ? from[j] - ka + va : from[j] - kb + vb];
+  }
+  __syncthreads();  // the staged inputs are overwritten by the staged output
+
+  const int ko = block::congruent_shift(keys_out + diag0);
+#pragma unroll
+  for (int j = 0; j < VT; ++j)
+    if (tid * VT + j < count) skeys[ko + tid * VT + j] = keys[j];
+  int vo = 0;
+  if constexpr (HasValues) {
+    vo = block::congruent_shift(vals_out + diag0);
+#pragma unroll
+    for (int j = 0; j < VT; ++j)
+      if (tid * VT + j < count) svals[vo + tid * VT + j] = vals[j];
+  }
+  __syncthreads();
+  block::copy_range<NT, key_iters + 1>(skeys + ko, keys_out + diag0, count, tid);
+  if constexpr (HasValues)
+    block::copy_range<NT, val_iters + 1>(svals + vo, vals_out + diag0, count, tid);
+}
+
+}  // namespace corank::cuda::kernels

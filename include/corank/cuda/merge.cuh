@@ -1,0 +1,230 @@
+// corank::cuda::merge and merge_by_key: stable merge of two sorted device arrays.
+//
+//   cudaError_t merge(a, m, b, n, out, comp = corank::less{}, stream = 0);
+//   cudaError_t merge(options, a, m, b, n, out, comp = corank::less{}, stream = 0);
+//   cudaError_t merge_by_key(keys_a, vals_a, m, keys_b, vals_b, n, keys_out, vals_out, comp,
+//   stream); cudaError_t merge_by_key(options, keys_a, ...);
+//
+// Preconditions: device pointers; a[0,m) and b[0,n) sorted by comp (a strict weak order callable
+// on the device); the output does not overlap an input. Stable: on ties A's element comes first.
+// Keys: trivially copyable, 1 to 16 bytes. Sizes are 64-bit (m + n > 2^32 works).
+// Asynchronous on `stream`, no device-wide synchronisation, no temporary storage. Returns
+// cudaErrorInvalidValue for bad arguments (null with a non-zero size, overlapping output, sizes
+// whose sum or byte count overflows, launch parameters out of range), else the launch's error.
+// Work: O(m + n) moves, plus O(log(m + n)) reads per block for the partition.
+//
+// The overloads without options run `automatic`, the production kernel, and instantiate only it.
+// merge_options selects the study's kernels and their parameters for measurement.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "corank/cuda/error.cuh"
+#include "corank/cuda/kernels/merge.cuh"
+#include "corank/cuda/tuning/merge.cuh"
+#include "corank/functional.hpp"
+#include "corank/merge_path.hpp"
+
+namespace corank::cuda {
+
+enum class merge_algorithm {
+  automatic,  ///< production kernel: one launch, per-block co-rank, register runs, 16-byte I/O
+  basic,      ///< study: each thread merges its part straight from global memory
+  tiled,      ///< study: single shared-memory buffer per input, reloaded every iteration
+  circular,   ///< study: double (circular) buffer per input, only consumed slots reloaded
+};
+
+/// Parameters of the studied kernels (0 = the default of tuning/merge.cuh). `automatic` takes its
+/// shape from the tuning policy and ignores them.
+struct merge_options {
+  merge_algorithm algorithm = merge_algorithm::automatic;
+  unsigned blocks = 0;      ///< grid size
+  unsigned threads = 0;     ///< threads per block: a multiple of 32, at most 1024
+  unsigned tile_items = 0;  ///< tiled/circular: items per input per iteration (shared memory)
+  /// Optimisation 1 of the study: one co-rank per thread, the start taken from the left
+  /// neighbour's end through shared memory.
+  bool reuse_neighbor_co_rank = true;
+  /// Optimisation 2 of the study: branch-free sequential merge and co-rank search.
+  bool branch_free = true;
+};
+
+namespace detail {
+
+inline bool overlaps(const void* p, std::size_t p_bytes, const void* q, std::size_t q_bytes) {
+  const auto x = reinterpret_cast<std::uintptr_t>(p), y = reinterpret_cast<std::uintptr_t>(q);
+  return p_bytes && q_bytes && x < y + q_bytes && y < x + p_bytes;
+}
+
+/// Checks common to every entry point; `value_bytes` is 0 for a key-only merge.
+inline cudaError_t check_arguments(const void* a, const void* va, std::size_t m, const void* b,
+                                   const void* vb, std::size_t n, const void* out, const void* vout,
+                                   std::size_t key_bytes, std::size_t value_bytes) {
+  constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
+  if (m > max - n) return cudaErrorInvalidValue;
+  const std::size_t total = m + n;
+  const std::size_t wide = key_bytes > value_bytes ? key_bytes : value_bytes;
+  if (total > max / wide) return cudaErrorInvalidValue;
+  if ((m && !a) || (n && !b) || (total && !out)) return cudaErrorInvalidValue;
+  if (overlaps(out, total * key_bytes, a, m * key_bytes) ||
+      overlaps(out, total * key_bytes, b, n * key_bytes))
+    return cudaErrorInvalidValue;
+  if (value_bytes) {
+    if ((m && !va) || (n && !vb) || (total && !vout)) return cudaErrorInvalidValue;
+    const std::size_t out_bytes = total * value_bytes;
+    if (overlaps(vout, out_bytes, va, m * value_bytes) ||
+        overlaps(vout, out_bytes, vb, n * value_bytes) ||
+        overlaps(vout, out_bytes, a, m * key_bytes) ||
+        overlaps(vout, out_bytes, b, n * key_bytes) ||
+        overlaps(vout, out_bytes, out, total * key_bytes) ||
+        overlaps(out, total * key_bytes, va, m * value_bytes) ||
+        overlaps(out, total * key_bytes, vb, n * value_bytes))
+      return cudaErrorInvalidValue;
+  }
+  return cudaSuccess;
+}
+
+template <class K>
+constexpr void check_key_type() {
+  static_assert(std::is_trivially_copyable_v<K>,
+                "corank::cuda::merge: keys must be trivially copyable");
+  static_assert(sizeof(K) >= 1 && sizeof(K) <= 16, "corank::cuda::merge: keys of 1 to 16 bytes");
+}
+
+template <class K, class V>
+cudaError_t check_by_key(const K* keys_a, const V* vals_a, std::size_t m, const K* keys_b,
+                         const V* vals_b, std::size_t n, const K* keys_out, const V* vals_out) {
+  check_key_type<K>();
+  static_assert(std::is_trivially_copyable_v<V>,
+                "corank::cuda::merge_by_key: values must be trivially copyable");
+  return check_arguments(keys_a, vals_a, m, keys_b, vals_b, n, keys_out, vals_out, sizeof(K),
+                         sizeof(V));
+}
+
+/// The production kernel. V = kernels::no_value for a key-only merge.
+template <class K, class V, class Compare>
+cudaError_t launch_automatic(const K* a, const V* va, std::size_t m, const K* b, const V* vb,
+                             std::size_t n, K* out, V* vo, Compare comp, cudaStream_t stream) {
+  constexpr bool has_values = !std::is_same_v<V, kernels::no_value>;
+  using shape = typename tuning::merge_policy<sizeof(K), has_values>::shape;
+  const std::size_t blocks = (m + n + shape::tile - 1) / shape::tile;
+  if (blocks > std::size_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
+  kernels::merge_automatic<shape, has_values>
+      <<<unsigned(blocks), shape::threads, 0, stream>>>(a, va, m, b, vb, n, out, vo, comp);
+  return cudaGetLastError();
+}
+
+/// The studied kernels, with the runtime parameters of `options`.
+template <bool BranchFree, class K, class VA, class VB, class VO, class Compare>
+cudaError_t launch_studied(const merge_options& options, const K* a, VA va, std::size_t m,
+                           const K* b, VB vb, std::size_t n, K* out, VO vo, Compare comp,
+                           cudaStream_t stream) {
+  using defaults = tuning::studied_defaults;
+  const std::size_t total = m + n;
+  const unsigned threads = options.threads ? options.threads : defaults::threads;
+  const unsigned tile = options.tile_items ? options.tile_items : defaults::tile_items;
+  if (threads < 32 || threads > 1024 || threads % 32 || tile > (1u << 30))
+    return cudaErrorInvalidValue;
+  const bool basic = options.algorithm == merge_algorithm::basic;
+  std::size_t blocks = options.blocks;
+  if (!blocks) {
+    const std::size_t per_block = basic ? std::size_t(threads) * defaults::basic_items_per_thread
+                                        : std::size_t(tile) * defaults::tiles_per_block;
+    blocks = (total + per_block - 1) / per_block;
+    blocks = blocks < 1 ? 1 : blocks > defaults::max_blocks ? defaults::max_blocks : blocks;
+  }
+  if (blocks > std::size_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
+  const bool reuse = options.reuse_neighbor_co_rank;
+  if (basic) {
+    kernels::merge_basic<BranchFree>
+        <<<unsigned(blocks), threads, threads * sizeof(std::size_t), stream>>>(
+            a, va, m, b, vb, n, out, vo, comp, reuse);
+    return cudaGetLastError();
+  }
+  const std::size_t smem = kernels::studied_smem<K>::bytes(threads, tile);
+  const auto run = [&](auto kernel) {
+    if (smem > 48 * 1024)
+      CORANK_CUDA_TRY(
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+    kernel<<<unsigned(blocks), threads, smem, stream>>>(a, va, m, b, vb, n, out, vo, comp, tile,
+                                                        reuse);
+    return cudaGetLastError();
+  };
+  if (options.algorithm == merge_algorithm::tiled)
+    return run(kernels::merge_tiles<false, BranchFree, K, VA, VB, VO, Compare>);
+  return run(kernels::merge_tiles<true, BranchFree, K, VA, VB, VO, Compare>);
+}
+
+template <class K, class VA, class VB, class VO, class V, class Compare>
+cudaError_t dispatch(const merge_options& options, const K* a, VA va, std::size_t m, const K* b,
+                     VB vb, std::size_t n, K* out, VO vo, const V* auto_va, const V* auto_vb,
+                     V* auto_vo, Compare comp, cudaStream_t stream) {
+  switch (options.algorithm) {
+    case merge_algorithm::automatic:
+      return launch_automatic(a, auto_va, m, b, auto_vb, n, out, auto_vo, comp, stream);
+    case merge_algorithm::basic:
+    case merge_algorithm::tiled:
+    case merge_algorithm::circular:
+      return options.branch_free
+                 ? launch_studied<true>(options, a, va, m, b, vb, n, out, vo, comp, stream)
+                 : launch_studied<false>(options, a, va, m, b, vb, n, out, vo, comp, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+}  // namespace detail
+
+/// Merges sorted a[0,m) and b[0,n) into out[0,m+n) with the production kernel.
+template <class T, class Compare = corank::less>
+cudaError_t merge(const T* a, std::size_t m, const T* b, std::size_t n, T* out, Compare comp = {},
+                  cudaStream_t stream = 0) {
+  detail::check_key_type<T>();
+  CORANK_CUDA_TRY(
+      detail::check_arguments(a, nullptr, m, b, nullptr, n, out, nullptr, sizeof(T), 0));
+  if (m + n == 0) return cudaSuccess;
+  const kernels::no_value* none = nullptr;
+  return detail::launch_automatic(a, none, m, b, none, n, out, const_cast<kernels::no_value*>(none),
+                                  comp, stream);
+}
+
+/// As above, with the algorithm and its parameters chosen by `options`.
+template <class T, class Compare = corank::less>
+cudaError_t merge(const merge_options& options, const T* a, std::size_t m, const T* b,
+                  std::size_t n, T* out, Compare comp = {}, cudaStream_t stream = 0) {
+  detail::check_key_type<T>();
+  CORANK_CUDA_TRY(
+      detail::check_arguments(a, nullptr, m, b, nullptr, n, out, nullptr, sizeof(T), 0));
+  if (m + n == 0) return cudaSuccess;
+  kernels::no_value* none = nullptr;
+  return detail::dispatch(options, a, discard_iterator{}, m, b, discard_iterator{}, n, out,
+                          discard_iterator{}, none, none, none, comp, stream);
+}
+
+/// Merges keys and moves values alongside: keys_out/vals_out[0,m+n) from the sorted keys_a[0,m)
+/// (values vals_a) and keys_b[0,n) (values vals_b). Stable.
+template <class K, class V, class Compare = corank::less>
+cudaError_t merge_by_key(const K* keys_a, const V* vals_a, std::size_t m, const K* keys_b,
+                         const V* vals_b, std::size_t n, K* keys_out, V* vals_out,
+                         Compare comp = {}, cudaStream_t stream = 0) {
+  CORANK_CUDA_TRY(detail::check_by_key(keys_a, vals_a, m, keys_b, vals_b, n, keys_out, vals_out));
+  if (m + n == 0) return cudaSuccess;
+  return detail::launch_automatic(keys_a, vals_a, m, keys_b, vals_b, n, keys_out, vals_out, comp,
+                                  stream);
+}
+
+/// As above, with the algorithm and its parameters chosen by `options`.
+template <class K, class V, class Compare = corank::less>
+cudaError_t merge_by_key(const merge_options& options, const K* keys_a, const V* vals_a,
+                         std::size_t m, const K* keys_b, const V* vals_b, std::size_t n,
+                         K* keys_out, V* vals_out, Compare comp = {}, cudaStream_t stream = 0) {
+  CORANK_CUDA_TRY(detail::check_by_key(keys_a, vals_a, m, keys_b, vals_b, n, keys_out, vals_out));
+  if (m + n == 0) return cudaSuccess;
+  return detail::dispatch(options, keys_a, vals_a, m, keys_b, vals_b, n, keys_out, vals_out, vals_a,
+                          vals_b, vals_out, comp, stream);
+}
+
+}  // namespace corank::cuda

@@ -1,0 +1,44 @@
+// Tuning of the GPU merge, apart from the algorithms: the production kernel's shape per key size
+// and the defaults of the studied kernels when merge_options leaves a parameter at 0.
+//
+// Defaults (H100 SXM, CUDA 13.0, u32 keys; see docs/PERFORMANCE.md "GPU merge"):
+//  - automatic: 256 threads x 15 items per thread for keys of <= 4 bytes (3840 outputs per block),
+//    11 items for 8-byte keys, 7 for 16-byte keys; key-value merges use fewer items per thread
+//    (registers hold keys, indices and values). Odd item counts keep the per-thread runs in
+//    shared memory free of bank conflicts.
+//  - studied kernels (basic, tiled, circular): 256 threads per block, a tile of 1024 items per
+//    input (8 KiB of shared memory for u32, the study's largest shared-memory setting was 2.5 KiB
+//    on its GPUs), and enough blocks for 8 tiles per block (basic: 32 outputs per thread), capped
+//    at 65535 blocks.
+#pragma once
+
+#include <cstddef>
+
+namespace corank::cuda::tuning {
+
+/// The production kernel's block shape: `threads` per block, `items` outputs per thread.
+template <int Threads, int Items>
+struct merge_shape {
+  static constexpr int threads = Threads;
+  static constexpr int items = Items;
+  static constexpr int tile = Threads * Items;  // outputs per block
+};
+
+/// Shape of `automatic` for a key of sizeof(Key) bytes, with (HasValues) or without values.
+template <std::size_t KeyBytes, bool HasValues>
+struct merge_policy {
+  using shape = merge_shape<256, (KeyBytes <= 4   ? (HasValues ? 11 : 15)
+                                  : KeyBytes <= 8 ? (HasValues ? 7 : 11)
+                                                  : (HasValues ? 5 : 7))>;
+};
+
+/// Defaults of the studied kernels.
+struct studied_defaults {
+  static constexpr unsigned threads = 256;
+  static constexpr unsigned tile_items = 1024;    // per input per iteration
+  static constexpr unsigned tiles_per_block = 8;  // tiled / circular: sizes the grid
+  static constexpr unsigned basic_items_per_thread = 32;
+  static constexpr unsigned max_blocks = 65535;
+};
+
+}  // namespace corank::cuda::tuning

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# One device call for the GPU merge: the GPU test suite, compute-sanitizer (memcheck, and racecheck
+# on a small subset), the CLI's GPU merge against its CPU merge, and the benchmark. Binaries come
+# from $1 (default .carry-gpumerge: test_cuda_merge, corank, corank_gpu_bench); logs go to $OUT
+# (or ./out). Prints a short table last.
+#   usage: scripts/gpu_merge_check.sh [bin_dir] [bench args...]
+set -u
+bin=${1:-.carry-gpumerge}
+shift || true
+out=${OUT:-out}
+mkdir -p "$out"
+declare -a names results
+
+step() {  # step NAME LIMIT_S COMMAND...: runs, logs to $out/NAME.log, records pass/fail
+  local name=$1 limit=$2
+  shift 2
+  local t0=$SECONDS
+  timeout "$limit" "$@" >"$out/$name.log" 2>&1
+  local rc=$?
+  names+=("$name")
+  results+=("rc=$rc $((SECONDS - t0))s $(grep -E '^\[  (PASSED|FAILED)|ERROR SUMMARY' "$out/$name.log" | tr '\n' ' ' | cut -c1-90)")
+  echo "== $name: rc=$rc"
+  tail -n 25 "$out/$name.log"
+}
+
+nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.mem --format=csv,noheader
+step tests 80 "$bin/test_cuda_merge"
+step memcheck 90 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/test_cuda_merge" \
+  --gtest_filter='-*Large*:*RandomSizes*'
+step racecheck 45 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/test_cuda_merge" \
+  --gtest_filter='*IsStableWithManyTies/automatic:*IsStableWithManyTies/tiled_tile5_reuse:*IsStableWithManyTies/circular_tile32_reuse:*IsStableWithManyTies/circular_tile127:*IsStableWithManyTies/basic_reuse1_bf1:*HandlesUnalignedPointers/automatic'
+
+# The CLI: GPU merge == CPU merge, byte for byte.
+cli() {
+  local d
+  d=$(mktemp -d)
+  "$bin/corank" gen -o "$d/a" -n 3000017 -t u64 -s 1 &&
+    "$bin/corank" gen -o "$d/b" -n 2000003 -t u64 -s 2 -d few &&
+    "$bin/corank" merge "$d/a" "$d/b" -o "$d/gpu" -t u64 --backend gpu &&
+    "$bin/corank" merge "$d/a" "$d/b" -o "$d/cpu" -t u64 --backend cpu &&
+    cmp "$d/gpu" "$d/cpu" && echo "[  PASSED  ] CLI gpu == cpu"
+}
+export -f cli
+export bin
+step cli 20 bash -c cli
+step bench 50 "$bin/corank_gpu_bench" --json "$out/bench.json" "$@"
+
+echo
+echo "==== summary"
+for i in "${!names[@]}"; do printf '%-10s %s\n' "${names[$i]}" "${results[$i]}"; done
+grep -E "^(keys|pairs) .*(automatic|cub|copy)" "$out/bench.log" | grep -E " (1M|10M|100M) " || true
