@@ -38,6 +38,8 @@ struct config {
   merge_options options;
 };
 
+void PrintTo(const config& c, std::ostream* os) { *os << c.name; }
+
 std::vector<config> all_configs() {
   std::vector<config> c;
   const auto add = [&](std::string name, merge_algorithm alg, unsigned threads, unsigned tile,
