@@ -172,6 +172,17 @@ int run_gpu_merge_bench(const gpu_merge_config& config, std::ostream& out) {
           s.algorithm == merge_algorithm::automatic ? repeats : std::min(repeats, 10));
       rows.push_back({"keys", s.name, n, ms, key_bytes, copy_gbps, cub_ms, same_as_reference()});
     }
+    // The production kernel's one runtime parameter: the grid (default: what the GPU holds).
+    for (unsigned blocks : config.automatic_grids) {
+      if (n < 1000000) break;
+      merge_options opt;
+      opt.blocks = blocks;
+      check(cudaMemset(result.data, 0xA5, total * sizeof(key)), "poison");
+      const double ms = time_ms(
+          [&] { return corank::cuda::merge(opt, a.data, n, b.data, n, result.data); }, repeats);
+      rows.push_back({"keys", "automatic grid=" + std::to_string(blocks), n, ms, key_bytes,
+                      copy_gbps, cub_ms, same_as_reference()});
+    }
 
     if (config.pairs) {
       device_array<value> va(n), vb(n), vout(total), vref(total);

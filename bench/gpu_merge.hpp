@@ -10,11 +10,12 @@
 namespace corank::bench {
 
 struct gpu_merge_config {
-  std::vector<std::size_t> sizes;  ///< items per input
-  bool pairs = true;               ///< also u32/u32 key-value merges
-  bool studied = true;             ///< also the study's kernels (basic, tiled, circular)
-  int repeats = 0;                 ///< timed runs per measurement; 0: by size
-  std::string json_path;           ///< write every measurement there as JSON when set
+  std::vector<std::size_t> sizes;         ///< items per input
+  bool pairs = true;                      ///< also u32/u32 key-value merges
+  bool studied = true;                    ///< also the study's kernels (basic, tiled, circular)
+  int repeats = 0;                        ///< timed runs per measurement; 0: by size
+  std::string json_path;                  ///< write every measurement there as JSON when set
+  std::vector<unsigned> automatic_grids;  ///< also time `automatic` with these grid sizes
 };
 
 /// Runs the benchmark, prints a table to `out` (progress to stderr). Returns 0, or 1 when an

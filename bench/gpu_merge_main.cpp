@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   app.add_option("--sizes", config.sizes, "items per input")->expected(1, -1);
   app.add_option("--json", config.json_path, "write the measurements as JSON to this file");
   app.add_option("--repeats", config.repeats, "timed runs per measurement (0: by size)");
+  app.add_option("--grids", config.automatic_grids, "also time automatic with these grids");
   app.add_flag("--keys-only", keys_only, "skip the key-value merges");
   app.add_flag("--production-only", production_only, "skip the study's kernels");
   CLI11_PARSE(app, argc, argv);

@@ -50,6 +50,10 @@ std::vector<config> all_configs() {
     c.push_back({std::move(name), o});
   };
   add("automatic", merge_algorithm::automatic, 0, 0, 0, true, true);
+  // Small grids: each block walks many tiles, finding each tile's end from the previous one.
+  for (unsigned blocks : {1u, 3u, 7u})
+    add("automatic_grid" + std::to_string(blocks), merge_algorithm::automatic, 0, 0, blocks, true,
+        true);
   for (bool reuse : {false, true})
     for (bool bf : {false, true})
       add(std::string("basic_reuse") + char('0' + reuse) + "_bf" + char('0' + bf),
@@ -254,13 +258,15 @@ std::vector<K> typed_keys(std::mt19937_64& rng, std::size_t n, bool descending) 
 TYPED_TEST(GpuMergeTyped, MatchesStdMergeForEveryKeyType) {
   CORANK_REQUIRE_GPU();
   using K = TypeParam;
-  merge_options tiled;
+  merge_options tiled, few_blocks;
   tiled.algorithm = merge_algorithm::circular, tiled.tile_items = 100, tiled.threads = 64;
+  few_blocks.blocks = 5;
   for (std::size_t m : {std::size_t(0), std::size_t(5), std::size_t(3839), std::size_t(100003)}) {
     const auto a = typed_keys<K>(this->rng, m, false),
                b = typed_keys<K>(this->rng, 77777 - m / 2, false);
     expect_keys_merged<K>(nullptr, a, b, corank::less{});
     expect_pairs_merged<K>(nullptr, a, b, corank::less{});
+    expect_pairs_merged<K>(&few_blocks, a, b, corank::less{});
     expect_keys_merged<K>(&tiled, a, b, corank::less{});
     expect_keys_merged<K>(nullptr, a, b, corank::less{}, 1);  // unaligned
     const auto da = typed_keys<K>(this->rng, m, true), db = typed_keys<K>(this->rng, m + 3, true);
@@ -279,11 +285,13 @@ TEST_F(GpuMergeStruct, SixteenByteKeysWithCustomComparator) {
     std::sort(v.begin(), v.end(), wide_key_greater{});
     return v;
   };
-  merge_options circular;
+  merge_options circular, few_blocks;
   circular.algorithm = merge_algorithm::circular, circular.tile_items = 3;
+  few_blocks.blocks = 2;
   for (std::size_t m : {std::size_t(1), std::size_t(1000), std::size_t(54321)}) {
     const auto a = make(m), b = make(m / 3 + 7);
     expect_pairs_merged(nullptr, a, b, wide_key_greater{});
+    expect_pairs_merged(&few_blocks, a, b, wide_key_greater{});
     expect_pairs_merged(&circular, a, b, wide_key_greater{});
     expect_keys_merged(nullptr, a, b, wide_key_greater{}, 1);
     if (HasFatalFailure()) return;

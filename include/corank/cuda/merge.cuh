@@ -40,7 +40,8 @@ enum class merge_algorithm {
 };
 
 /// Parameters of the studied kernels (0 = the default of tuning/merge.cuh). `automatic` takes its
-/// shape from the tuning policy and ignores them.
+/// shape from the tuning policy and uses only `blocks` (default: as many as the GPU holds at once;
+/// the tiles are shared evenly among them).
 struct merge_options {
   merge_algorithm algorithm = merge_algorithm::automatic;
   unsigned blocks = 0;      ///< grid size
@@ -108,13 +109,33 @@ cudaError_t check_by_key(const K* keys_a, const V* vals_a, std::size_t m, const 
 /// The production kernel. V = kernels::no_value for a key-only merge.
 template <class K, class V, class Compare>
 cudaError_t launch_automatic(const K* a, const V* va, std::size_t m, const K* b, const V* vb,
-                             std::size_t n, K* out, V* vo, Compare comp, cudaStream_t stream) {
+                             std::size_t n, K* out, V* vo, Compare comp, cudaStream_t stream,
+                             unsigned grid = 0) {
   constexpr bool has_values = !std::is_same_v<V, kernels::no_value>;
   using shape = typename tuning::merge_policy<sizeof(K), has_values>::shape;
-  const std::size_t blocks = (m + n + shape::tile - 1) / shape::tile;
-  if (blocks > std::size_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
-  kernels::merge_automatic<shape, has_values>
-      <<<unsigned(blocks), shape::threads, 0, stream>>>(a, va, m, b, vb, n, out, vo, comp);
+  const auto kernel = kernels::merge_automatic<shape, has_values, K, V, Compare>;
+  constexpr std::size_t smem = kernels::automatic_smem<shape, has_values, K, V>::bytes;
+  // Once per kernel: allow its shared memory, and learn how many blocks a multiprocessor holds.
+  static const int blocks_per_sm = [&] {
+    if (smem > 48 * 1024 &&
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)) !=
+            cudaSuccess)
+      return 0;
+    int count = 0;
+    const cudaError_t e =
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&count, kernel, shape::threads, smem);
+    return e == cudaSuccess ? count : 0;
+  }();
+  if (blocks_per_sm == 0) return cudaErrorInvalidConfiguration;
+  int device = 0, sms = 0;
+  CORANK_CUDA_TRY(cudaGetDevice(&device));
+  CORANK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const std::size_t tiles = (m + n + shape::tile - 1) / shape::tile;
+  const std::size_t resident = std::size_t(blocks_per_sm) * std::size_t(sms);
+  const std::size_t wanted = grid ? grid : resident;
+  const std::size_t blocks = tiles < wanted ? tiles : wanted;
+  kernel<<<unsigned(blocks), shape::threads, smem, stream>>>(a, va, m, b, vb, n, out, vo, comp,
+                                                             tiles);
   return cudaGetLastError();
 }
 
@@ -165,7 +186,8 @@ cudaError_t dispatch(const merge_options& options, const K* a, VA va, std::size_
                      V* auto_vo, Compare comp, cudaStream_t stream) {
   switch (options.algorithm) {
     case merge_algorithm::automatic:
-      return launch_automatic(a, auto_va, m, b, auto_vb, n, out, auto_vo, comp, stream);
+      return launch_automatic(a, auto_va, m, b, auto_vb, n, out, auto_vo, comp, stream,
+                              options.blocks);
     case merge_algorithm::basic:
     case merge_algorithm::tiled:
     case merge_algorithm::circular:

@@ -11,13 +11,16 @@
 namespace corank::cuda::block {
 
 /// Same result as corank::co_rank(k, a, m, b, n, comp); called by all 32 lanes of a warp, which
-/// all return it.
+/// all return it. [lo, hi] may narrow the search when the caller knows bounds (a neighbouring
+/// co-rank): co-rank grows with k by at most as much as k.
 template <class ItA, class ItB, class Compare>
 __device__ std::size_t warp_co_rank(std::size_t k, ItA a, std::size_t m, ItB b, std::size_t n,
-                                    Compare comp) {
+                                    Compare comp, std::size_t lo = 0,
+                                    std::size_t hi = ~std::size_t(0)) {
   const unsigned lane = threadIdx.x % 32;
-  std::size_t lo = k > n ? k - n : 0;
-  std::size_t hi = k < m ? k : m;
+  lo = k > n && k - n > lo ? k - n : lo;
+  hi = k < hi ? k : hi;
+  hi = m < hi ? m : hi;
   // Invariant: the answer lies in [lo, hi]. "A[i] comes among the first k" holds for a prefix of
   // [lo, hi), so the lanes' ballot is a prefix mask and its population count locates the answer.
   while (lo < hi) {

@@ -7,6 +7,8 @@
 // must start for that.
 #pragma once
 
+#include <cuda_pipeline.h>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -61,31 +63,76 @@ struct vector_range {
   }
 };
 
-/// Copies r0 and r1 with NT threads. Iters bounds the vectors per thread:
-/// Iters * NT >= r0.vectors + r1.vectors. All vector loads are issued before any store.
+/// Copies two ranges with NT threads in two steps, so that other work can run while the vector
+/// loads are in flight: load() issues them into registers, store() writes them out and moves the
+/// scalar ends. Iters bounds the vectors per thread: Iters * NT >= r0.vectors + r1.vectors.
+template <int NT, int Iters, class T>
+struct staged_copy {
+  const vector_range<T>& r0;
+  const vector_range<T>& r1;
+  uint4 staged[Iters];
+
+  __device__ __forceinline__ void load(int tid) {
+    const int total = r0.vectors + r1.vectors;
+#pragma unroll
+    for (int j = 0; j < Iters; ++j) {
+      const int v = tid + j * NT;
+      if (v < total)
+        staged[j] = v < r0.vectors ? r0.src_vectors()[v] : r1.src_vectors()[v - r0.vectors];
+    }
+  }
+  __device__ __forceinline__ void store(int tid) {
+    const int total = r0.vectors + r1.vectors;
+#pragma unroll
+    for (int j = 0; j < Iters; ++j) {
+      const int v = tid + j * NT;
+      if (v < total) {
+        if (v < r0.vectors)
+          r0.dst_vectors()[v] = staged[j];
+        else
+          r1.dst_vectors()[v - r0.vectors] = staged[j];
+      }
+    }
+    r0.copy_scalars(tid, NT);
+    r1.copy_scalars(tid, NT);
+  }
+};
+
+/// Copies r0 and r1 with NT threads; all vector loads are issued before any store.
 template <int NT, int Iters, class T>
 __device__ __forceinline__ void copy_ranges(const vector_range<T>& r0, const vector_range<T>& r1,
                                             int tid) {
+  staged_copy<NT, Iters, T> copy{r0, r1};
+  copy.load(tid);
+  copy.store(tid);
+}
+
+/// Starts an asynchronous global -> shared copy of r0 and r1 (cp.async, no registers held): 16-byte
+/// vectors, and scalar ends of 4, 8 or 16 bytes. Other scalars (1- and 2-byte items, odd
+/// alignments) are copied synchronously. The caller commits and waits (__pipeline_commit,
+/// __pipeline_wait_prior) and then synchronises the block.
+template <int NT, class T>
+__device__ __forceinline__ void copy_ranges_async(const vector_range<T>& r0,
+                                                  const vector_range<T>& r1, int tid) {
   const int total = r0.vectors + r1.vectors;
-  uint4 staged[Iters];
-#pragma unroll
-  for (int j = 0; j < Iters; ++j) {
-    const int v = tid + j * NT;
-    if (v < total)
-      staged[j] = v < r0.vectors ? r0.src_vectors()[v] : r1.src_vectors()[v - r0.vectors];
+  for (int v = tid; v < total; v += NT) {
+    const bool first = v < r0.vectors;
+    const vector_range<T>& r = first ? r0 : r1;
+    const int at = first ? v : v - r0.vectors;
+    __pipeline_memcpy_async(r.dst_vectors() + at, r.src_vectors() + at, 16);
   }
-#pragma unroll
-  for (int j = 0; j < Iters; ++j) {
-    const int v = tid + j * NT;
-    if (v < total) {
-      if (v < r0.vectors)
-        r0.dst_vectors()[v] = staged[j];
+  const auto scalars = [&](const vector_range<T>& r) {
+    for (int i = tid; i < r.head + r.tail; i += NT) {
+      const int at = i < r.head ? i : i + r.vectors * vector_items<T>;
+      constexpr bool async_size = sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16;
+      if (async_size && reinterpret_cast<std::uintptr_t>(r.src + at) % sizeof(T) == 0)
+        __pipeline_memcpy_async(r.dst + at, r.src + at, async_size ? sizeof(T) : 4);
       else
-        r1.dst_vectors()[v - r0.vectors] = staged[j];
+        r.dst[at] = r.src[at];
     }
-  }
-  r0.copy_scalars(tid, NT);
-  r1.copy_scalars(tid, NT);
+  };
+  scalars(r0);
+  scalars(r1);
 }
 
 /// Copies count elements src -> dst (congruent when possible) with NT threads, Iters as above.

@@ -183,85 +183,162 @@ __global__ void merge_tiles(const K* a, VA va, std::size_t m, const K* b, VB vb,
 /// Stand-in value type of a key-only merge in the production kernel.
 struct no_value {};
 
-/// One launch, no partition pass: block p merges outputs [p * tile, (p + 1) * tile). Two warps
-/// find the block's co-ranks (warp_co_rank), the block stages its inputs in shared memory with
-/// 16-byte loads, each thread merges a register-resident run of Items outputs from one co-rank,
-/// and the block stores the tile through shared memory with 16-byte stores. With values, each
-/// output's value is gathered by the merge index from staged values (same layout rules).
+/// Shared memory of the production kernel: two input stages (the tile being merged and the next
+/// one in flight) and an output stage, for keys and, with values, for values.
+template <class Shape, bool HasValues, class K, class V>
+struct automatic_smem {
+  static constexpr int KV = block::vector_items<K>, VV = block::vector_items<V>;
+  // Input slack: the shift of A, the gap to B's own shift, one readable slot past B's end.
+  static constexpr int key_in = Shape::tile + 3 * KV, key_out = Shape::tile + KV;
+  static constexpr int val_in = HasValues ? Shape::tile + 3 * VV : 0;
+  static constexpr int val_out = HasValues ? Shape::tile + VV : 0;
+  static constexpr std::size_t round16(std::size_t b) { return (b + 15) / 16 * 16; }
+  static constexpr std::size_t key_in_bytes = round16(key_in * sizeof(K));
+  static constexpr std::size_t key_out_bytes = round16(key_out * sizeof(K));
+  static constexpr std::size_t val_in_bytes = round16(val_in * sizeof(V));
+  static constexpr std::size_t val_out_bytes = round16(val_out * sizeof(V));
+  static constexpr std::size_t bytes =
+      2 * key_in_bytes + key_out_bytes + 2 * val_in_bytes + val_out_bytes;
+
+  unsigned char* base;
+  __device__ K* keys_in(int stage) const {
+    return reinterpret_cast<K*>(base + stage * key_in_bytes);
+  }
+  __device__ K* keys_out() const { return reinterpret_cast<K*>(base + 2 * key_in_bytes); }
+  __device__ V* vals_in(int stage) const {
+    return reinterpret_cast<V*>(base + 2 * key_in_bytes + key_out_bytes + stage * val_in_bytes);
+  }
+  __device__ V* vals_out() const {
+    return reinterpret_cast<V*>(base + 2 * key_in_bytes + key_out_bytes + 2 * val_in_bytes);
+  }
+};
+
+/// Where a tile's inputs lie in global memory and in its shared stage: A at its congruent shift,
+/// B at the next vector boundary plus its own shift (keys and values each).
+template <class K, class V>
+struct tile_layout {
+  std::size_t diag0, a0, b0;
+  int count_a, count_b, ka, kb, va, vb;
+
+  __device__ tile_layout(std::size_t diag0_, std::size_t diag1, std::size_t a0_, std::size_t a1,
+                         const K* keys_a, const K* keys_b, const V* vals_a, const V* vals_b)
+      : diag0(diag0_), a0(a0_), b0(diag0_ - a0_) {
+    count_a = int(a1 - a0);
+    count_b = int(diag1 - a1 - b0);
+    ka = block::congruent_shift(keys_a + a0);
+    kb = after_a(ka, block::vector_items<K>) + block::congruent_shift(keys_b + b0);
+    va = vals_a ? block::congruent_shift(vals_a + a0) : 0;
+    vb = vals_a ? after_a(va, block::vector_items<V>) + block::congruent_shift(vals_b + b0) : 0;
+  }
+  __device__ int after_a(int a_start, int per_vector) const {
+    return (a_start + count_a + per_vector - 1) / per_vector * per_vector;
+  }
+};
+
+/// One launch, no partition pass. Block p walks tiles [first, last) of `tile` outputs each (an
+/// even share of all tiles; the grid is as large as the GPU holds at once). Three warps find the
+/// co-ranks of its first two tiles in global memory (warp_co_rank); after that, the end of the
+/// tile after next is searched by warp 0 only within `tile` items past the next one's end (data
+/// about to be loaded anyway). Software pipeline: while the block merges tile t, the inputs of
+/// tile t + 1 travel to the other shared stage by cp.async (16-byte vectors; no registers held).
+/// Each thread merges a register-resident run of Items outputs from one co-rank, and the tile
+/// leaves through the output stage with 16-byte stores. With values, each output's value is
+/// gathered by its merge index from the staged values.
 template <class Shape, bool HasValues, class K, class V, class Compare>
-__global__ void __launch_bounds__(Shape::threads)
+__global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     merge_automatic(const K* keys_a, const V* vals_a, std::size_t m, const K* keys_b,
-                    const V* vals_b, std::size_t n, K* keys_out, V* vals_out, Compare comp) {
+                    const V* vals_b, std::size_t n, K* keys_out, V* vals_out, Compare comp,
+                    std::size_t tiles) {
   constexpr int NT = Shape::threads, VT = Shape::items, NV = Shape::tile;
-  constexpr int KV = block::vector_items<K>, VV = block::vector_items<V>;
-  // Slack: the shift of A, the gap to B's own shift, and one readable slot past B's end.
-  constexpr int key_slots = NV + 3 * KV, val_slots = HasValues ? NV + 3 * VV : 1;
-  constexpr int key_iters = (NV / KV + NT - 1) / NT, val_iters = (NV / VV + NT - 1) / NT;
-  __shared__ __align__(16) K skeys[key_slots];
-  __shared__ __align__(16) V svals[val_slots];
-  __shared__ std::size_t corank_at[2];
+  using smem_t = automatic_smem<Shape, HasValues, K, V>;
+  constexpr int key_iters = (NV / smem_t::KV + NT - 1) / NT;
+  constexpr int val_iters = (NV / smem_t::VV + NT - 1) / NT;
+  extern __shared__ __align__(16) unsigned char smem_bytes[];
+  const smem_t smem{smem_bytes};
+  __shared__ std::size_t corank_at[3], corank_next;
 
   const int tid = threadIdx.x;
-  const std::size_t diag0 = std::size_t(blockIdx.x) * NV;
-  const std::size_t diag1 = min(diag0 + NV, m + n);
-  if (tid < 64) {
-    const std::size_t i = block::warp_co_rank(tid < 32 ? diag0 : diag1, keys_a, m, keys_b, n, comp);
+  const std::size_t total = m + n;
+  const std::size_t first = even_split<std::size_t>(tiles, gridDim.x, blockIdx.x);
+  const std::size_t last = even_split<std::size_t>(tiles, gridDim.x, blockIdx.x + 1);
+  const auto tile_end = [&](std::size_t t) { return min((t + 1) * NV, total); };
+  const auto layout = [&](std::size_t t, std::size_t a0, std::size_t a1) {
+    return tile_layout<K, V>(t * NV, tile_end(t), a0, a1, keys_a, keys_b,
+                             HasValues ? vals_a : nullptr, vals_b);
+  };
+  // Starts the copy of tile t (co-ranks a0, a1) into stage `stage`; every thread commits a group.
+  const auto issue = [&](std::size_t t, std::size_t a0, std::size_t a1, int stage) {
+    if (t < last) {
+      const tile_layout<K, V> l = layout(t, a0, a1);
+      K* sk = smem.keys_in(stage);
+      block::copy_ranges_async<NT>(block::vector_range<K>(keys_a + l.a0, sk + l.ka, l.count_a),
+                                   block::vector_range<K>(keys_b + l.b0, sk + l.kb, l.count_b),
+                                   tid);
+      if constexpr (HasValues) {
+        V* sv = smem.vals_in(stage);
+        block::copy_ranges_async<NT>(block::vector_range<V>(vals_a + l.a0, sv + l.va, l.count_a),
+                                     block::vector_range<V>(vals_b + l.b0, sv + l.vb, l.count_b),
+                                     tid);
+      }
+    }
+    __pipeline_commit();
+  };
+
+  if (tid < 96) {  // co-ranks of: first tile's start, its end, the next tile's end
+    const std::size_t k = tid < 32 ? first * NV : tile_end(first + (tid / 32 - 1));
+    const std::size_t i = block::warp_co_rank(k, keys_a, m, keys_b, n, comp);
     if (tid % 32 == 0) corank_at[tid / 32] = i;
   }
   __syncthreads();
-  const std::size_t a0 = corank_at[0], b0 = diag0 - a0;
-  const int count_a = int(corank_at[1] - a0), count_b = int(diag1 - corank_at[1] - b0);
-  const int count = count_a + count_b;
+  std::size_t a0 = corank_at[0], a1 = corank_at[1], a2 = corank_at[2];
+  issue(first, a0, a1, 0);
 
-  // Staged layout: A at its congruent shift, B at the next vector boundary plus its own shift.
-  const auto stage_b = [&](int a_start, int items_per_vector, int b_shift) {
-    return (a_start + count_a + items_per_vector - 1) / items_per_vector * items_per_vector +
-           b_shift;
-  };
-  const int ka = block::congruent_shift(keys_a + a0);
-  const int kb = stage_b(ka, KV, block::congruent_shift(keys_b + b0));
-  block::copy_ranges<NT, key_iters>(block::vector_range<K>(keys_a + a0, skeys + ka, count_a),
-                                    block::vector_range<K>(keys_b + b0, skeys + kb, count_b), tid);
-  int va = 0, vb = 0;
-  if constexpr (HasValues) {
-    va = block::congruent_shift(vals_a + a0);
-    vb = stage_b(va, VV, block::congruent_shift(vals_b + b0));
-    block::copy_ranges<NT, val_iters>(block::vector_range<V>(vals_a + a0, svals + va, count_a),
-                                      block::vector_range<V>(vals_b + b0, svals + vb, count_b),
-                                      tid);
-  }
-  __syncthreads();
+  for (std::size_t t = first; t < last; ++t) {
+    const int stage = int(t - first) & 1;
+    issue(t + 1, a1, a2, stage ^ 1);  // the other stage was last read before the previous barrier
+    if (tid < 32 && t + 2 < last) {  // while the copies fly: the end of tile t + 2
+      const std::size_t k = tile_end(t + 2);
+      const std::size_t i =
+          block::warp_co_rank(k, keys_a, m, keys_b, n, comp, a2, a2 + (k - tile_end(t + 1)));
+      if (tid == 0) corank_next = i;
+    }
+    __pipeline_wait_prior(1);  // this thread's copies of tile t have landed
+    __syncthreads();           // and everyone's
+    const std::size_t a3 = corank_next;
 
-  // Each thread: one co-rank in shared memory, then Items outputs into registers.
-  const int diag = min(tid * VT, count);
-  const int i = co_rank<true>(diag, skeys + ka, count_a, skeys + kb, count_b, comp);
-  K keys[VT];
-  int from[VT];
-  serial_merge_registers<VT>(skeys, ka + i, ka + count_a, kb + diag - i, kb + count_b, keys, from,
-                             comp);
-  V vals[HasValues ? VT : 1];
-  if constexpr (HasValues) {
+    // Each thread: one co-rank in shared memory, then Items outputs into registers.
+    const tile_layout<K, V> l = layout(t, a0, a1);
+    const int count = l.count_a + l.count_b;
+    const K* sk = smem.keys_in(stage);
+    const int diag = min(tid * VT, count);
+    const int i = co_rank<true>(diag, sk + l.ka, l.count_a, sk + l.kb, l.count_b, comp);
+    K keys[VT];
+    int from[VT];
+    serial_merge_registers<VT>(sk, l.ka + i, l.ka + l.count_a, l.kb + diag - i, l.kb + l.count_b,
+                               keys, from, comp);
+    const int ko = block::congruent_shift(keys_out + l.diag0);
+    K* out_k = smem.keys_out();
 #pragma unroll
     for (int j = 0; j < VT; ++j)
-      vals[j] = svals[from[j] < kb ? from[j] - ka + va : from[j] - kb + vb];
-  }
-  __syncthreads();  // the staged inputs are overwritten by the staged output
-
-  const int ko = block::congruent_shift(keys_out + diag0);
+      if (tid * VT + j < count) out_k[ko + tid * VT + j] = keys[j];
+    int vo = 0;
+    if constexpr (HasValues) {
+      const V* sv = smem.vals_in(stage);
+      V* out_v = smem.vals_out();
+      vo = block::congruent_shift(vals_out + l.diag0);
 #pragma unroll
-  for (int j = 0; j < VT; ++j)
-    if (tid * VT + j < count) skeys[ko + tid * VT + j] = keys[j];
-  int vo = 0;
-  if constexpr (HasValues) {
-    vo = block::congruent_shift(vals_out + diag0);
-#pragma unroll
-    for (int j = 0; j < VT; ++j)
-      if (tid * VT + j < count) svals[vo + tid * VT + j] = vals[j];
+      for (int j = 0; j < VT; ++j)
+        if (tid * VT + j < count)
+          out_v[vo + tid * VT + j] =
+              sv[from[j] < l.kb ? from[j] - l.ka + l.va : from[j] - l.kb + l.vb];
+    }
+    __syncthreads();  // the output stage is complete
+    block::copy_range<NT, key_iters + 1>(out_k + ko, keys_out + l.diag0, count, tid);
+    if constexpr (HasValues)
+      block::copy_range<NT, val_iters + 1>(smem.vals_out() + vo, vals_out + l.diag0, count, tid);
+    a0 = a1, a1 = a2, a2 = a3;
   }
-  __syncthreads();
-  block::copy_range<NT, key_iters + 1>(skeys + ko, keys_out + diag0, count, tid);
-  if constexpr (HasValues)
-    block::copy_range<NT, val_iters + 1>(svals + vo, vals_out + diag0, count, tid);
+  __pipeline_wait_prior(0);
 }
 
 }  // namespace corank::cuda::kernels

@@ -2,7 +2,7 @@
 // and the defaults of the studied kernels when merge_options leaves a parameter at 0.
 //
 // Defaults (H100 SXM, CUDA 13.0, u32 keys; see docs/PERFORMANCE.md "GPU merge"):
-//  - automatic: 256 threads x 15 items per thread for keys of <= 4 bytes (3840 outputs per block),
+//  - automatic: 256 threads x 15 items per thread for keys of <= 4 bytes (3840 outputs per tile),
 //    11 items for 8-byte keys, 7 for 16-byte keys; key-value merges use fewer items per thread
 //    (registers hold keys, indices and values). Odd item counts keep the per-thread runs in
 //    shared memory free of bank conflicts.
@@ -16,20 +16,23 @@
 
 namespace corank::cuda::tuning {
 
-/// The production kernel's block shape: `threads` per block, `items` outputs per thread.
-template <int Threads, int Items>
+/// The production kernel's block shape: `threads` per block, `items` outputs per thread, and
+/// the blocks per multiprocessor its registers must allow (__launch_bounds__).
+template <int Threads, int Items, int MinBlocks>
 struct merge_shape {
   static constexpr int threads = Threads;
   static constexpr int items = Items;
-  static constexpr int tile = Threads * Items;  // outputs per block
+  static constexpr int min_blocks = MinBlocks;
+  static constexpr int tile = Threads * Items;  // outputs per tile
 };
 
 /// Shape of `automatic` for a key of sizeof(Key) bytes, with (HasValues) or without values.
 template <std::size_t KeyBytes, bool HasValues>
 struct merge_policy {
-  using shape = merge_shape<256, (KeyBytes <= 4   ? (HasValues ? 11 : 15)
-                                  : KeyBytes <= 8 ? (HasValues ? 7 : 11)
-                                                  : (HasValues ? 5 : 7))>;
+  static constexpr int items = KeyBytes <= 4   ? (HasValues ? 11 : 15)
+                               : KeyBytes <= 8 ? (HasValues ? 7 : 11)
+                                               : (HasValues ? 5 : 7);
+  using shape = merge_shape<256, items, HasValues ? 3 : 4>;
 };
 
 /// Defaults of the studied kernels.
