@@ -237,13 +237,14 @@ struct tile_layout {
 
 /// One launch, no partition pass. Block p walks tiles [first, last) of `tile` outputs each (an
 /// even share of all tiles; the grid is as large as the GPU holds at once). Three warps find the
-/// co-ranks of its first two tiles in global memory (warp_co_rank); after that, the end of the
-/// tile after next is searched by warp 0 only within `tile` items past the next one's end (data
-/// about to be loaded anyway). Software pipeline: while the block merges tile t, the inputs of
-/// tile t + 1 travel to the other shared stage by cp.async (16-byte vectors; no registers held).
-/// Each thread merges a register-resident run of Items outputs from one co-rank, and the tile
-/// leaves through the output stage with 16-byte stores. With values, each output's value is
-/// gathered by its merge index from the staged values.
+/// co-ranks of its first two tiles in global memory (warp_co_rank). After that, once every W
+/// tiles (W = warps per block), the W warps together find the ends of the next W tiles, each
+/// searching only past the last known end (data about to be loaded anyway): the search's memory
+/// latency is paid once per W tiles rather than on every tile. Software pipeline: while the block
+/// merges tile t, the inputs of tile t + 1 travel to the other shared stage by cp.async (16-byte
+/// vectors; no registers held). Each thread merges a register-resident run of Items outputs from
+/// one co-rank, and the tile leaves through the output stage with 16-byte stores. With values,
+/// each output's value is gathered by its merge index from the staged values.
 template <class Shape, bool HasValues, class K, class V, class Compare>
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     merge_automatic(const K* keys_a, const V* vals_a, std::size_t m, const K* keys_b,
@@ -255,7 +256,8 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   constexpr int val_iters = (NV / smem_t::VV + NT - 1) / NT;
   extern __shared__ __align__(16) unsigned char smem_bytes[];
   const smem_t smem{smem_bytes};
-  __shared__ std::size_t corank_at[3], corank_next;
+  constexpr int W = NT / 32;  // tile ends found per search round-trip
+  __shared__ std::size_t corank_at[3], ends[W];
 
   const int tid = threadIdx.x;
   const std::size_t total = m + n;
@@ -296,15 +298,19 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   for (std::size_t t = first; t < last; ++t) {
     const int stage = int(t - first) & 1;
     issue(t + 1, a1, a2, stage ^ 1);  // the other stage was last read before the previous barrier
-    if (tid < 32 && t + 2 < last) {  // while the copies fly: the end of tile t + 2
-      const std::size_t k = tile_end(t + 2);
+    // Every W tiles, while the copies fly: warp w finds the end of tile t + 2 + w, past a2.
+    const bool search = (t - first) % W == 0;
+    if (search && t + 2 + tid / 32 < last) {
+      const std::size_t k = tile_end(t + 2 + tid / 32);
       const std::size_t i =
           block::warp_co_rank(k, keys_a, m, keys_b, n, comp, a2, a2 + (k - tile_end(t + 1)));
-      if (tid == 0) corank_next = i;
+      if (tid % 32 == 0) ends[tid / 32] = i;
     }
     __pipeline_wait_prior(1);  // this thread's copies of tile t have landed
     __syncthreads();           // and everyone's
-    const std::size_t a3 = corank_next;
+    // The end of tile t + 2, found in the last search iteration (ends[] is rewritten only after
+    // the next barrier C, so it is read here, before it).
+    const std::size_t a3 = ends[(t - first) % W];
 
     // Each thread: one co-rank in shared memory, then Items outputs into registers.
     const tile_layout<K, V> l = layout(t, a0, a1);

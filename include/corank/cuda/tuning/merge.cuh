@@ -1,15 +1,17 @@
 // Tuning of the GPU merge, apart from the algorithms: the production kernel's shape per key size
 // and the defaults of the studied kernels when merge_options leaves a parameter at 0.
 //
-// Defaults (H100 SXM, CUDA 13.0, u32 keys; see docs/PERFORMANCE.md "GPU merge"):
+// Defaults, chosen on an H100 (CUDA 13.0) from the runs recorded in docs/PERFORMANCE.md
+// ("GPU merge"); no automated sweep (`corank tune merge`) exists yet:
 //  - automatic: 256 threads x 15 items per thread for keys of <= 4 bytes (3840 outputs per tile),
 //    11 items for 8-byte keys, 7 for 16-byte keys; key-value merges use fewer items per thread
-//    (registers hold keys, indices and values). Odd item counts keep the per-thread runs in
-//    shared memory free of bank conflicts.
+//    (shared memory holds two input stages and an output stage for keys and values). Odd item
+//    counts keep the per-thread runs in shared memory free of bank conflicts. The grid is as many
+//    blocks as the GPU holds at once (merge_options::blocks overrides it: twice that measured the
+//    same or slower; one block per tile took 0.99 ms against 0.73 ms at 100M per input).
 //  - studied kernels (basic, tiled, circular): 256 threads per block, a tile of 1024 items per
-//    input (8 KiB of shared memory for u32, the study's largest shared-memory setting was 2.5 KiB
-//    on its GPUs), and enough blocks for 8 tiles per block (basic: 32 outputs per thread), capped
-//    at 65535 blocks.
+//    input (8 KiB of shared memory for u32; the study's largest setting was 2.5 KiB on its GPUs),
+//    and enough blocks for 8 tiles per block (basic: 32 outputs per thread), capped at 65535.
 #pragma once
 
 #include <cstddef>
