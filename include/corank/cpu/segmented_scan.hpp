@@ -1,0 +1,150 @@
+// Segmented scans on multicore CPUs (OpenMP).
+//
+//   segmented_inclusive_scan(in, n, offsets, num_segments, out, op = std::plus<>{}, options)
+//   segmented_exclusive_scan(in, n, offsets, num_segments, out, init, op = std::plus<>{}, options)
+//
+// Segments are given as CSR offsets: offsets[0] = 0, offsets[num_segments] = n, non-decreasing
+// (num_segments + 1 entries; equal neighbours are empty segments). Segment i is [offsets[i],
+// offsets[i+1]). `op` is associative (not necessarily commutative); it is applied as
+// op(prefix, element). In place is allowed (out == in). Work O(n + threads * log(num_segments)).
+//
+// The work is split by elements, not by segments, so one huge segment and millions of tiny ones
+// are balanced alike. A thread finds the segment heads inside its slice by upper_bound on the
+// offsets: this is the co-rank between the element positions and the segment heads. Two passes:
+//  1. each thread reduces the open tail of its slice (from its last head, or its start, to its
+//  end);
+//  2. the carries chain across a thread boundary only while that boundary is not a segment head;
+//     each thread then scans its slice seeded with its incoming carry.
+// Pass 1 reads only the tails, so short segments cost about one read and one write per element;
+// one segment spanning everything costs two reads and one write (a scan-then-fix-up would cost
+// two reads and two writes).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <iterator>
+#include <vector>
+
+#include "corank/cpu/options.hpp"
+#include "corank/merge_path.hpp"
+
+namespace corank::cpu {
+namespace detail {
+
+/// The segment heads after position `pos`: the first offset greater than `pos`.
+template <class Offset>
+const Offset* next_head_after(const Offset* offsets, std::size_t num_segments, std::size_t pos) {
+  return std::upper_bound(offsets, offsets + num_segments + 1, pos,
+                          [](std::size_t p, Offset o) { return p < static_cast<std::size_t>(o); });
+}
+
+/// Scans out[k0, k1) sequentially. At a segment head the running value restarts from `seed`
+/// (exclusive) or from the element itself (inclusive); before the first head it continues
+/// `carry` when `has_carry`.
+template <bool Exclusive, class T, class InIt, class OutIt, class Offset, class Op>
+void scan_slice(InIt in, OutIt out, std::size_t k0, std::size_t k1, const Offset* offsets,
+                std::size_t num_segments, T carry, bool has_carry, const T& seed, Op& op) {
+  const Offset* head = next_head_after(offsets, num_segments, k0);
+  // offsets[0] = 0 <= k0, so head - 1 is a valid offset: k0 is a head iff it equals it.
+  bool at_head = static_cast<std::size_t>(*(head - 1)) == k0 || !has_carry;
+  T acc = carry;
+  for (std::size_t j = k0; j < k1; ++j) {
+    if (j == static_cast<std::size_t>(*head)) {
+      at_head = true;
+      while (static_cast<std::size_t>(*head) == j)
+        ++head;  // skip empty segments; offsets[p] = n > j
+    }
+    const T v = in[j];  // read before the write: in place is allowed
+    if constexpr (Exclusive) {
+      if (at_head) acc = seed;
+      out[j] = acc;
+      acc = op(acc, v);
+    } else {
+      acc = at_head ? v : op(acc, v);
+      out[j] = acc;
+    }
+    at_head = false;
+  }
+}
+
+/// Where a thread's slice stands for the carry chain: its tail reduction, and whether the slice
+/// holds a segment head (a head stops the chain).
+template <class T>
+struct slice_carry {
+  T tail{};
+  bool has_head = false;
+  bool empty = true;
+};
+
+template <bool Exclusive, class T, class InIt, class OutIt, class Offset, class Op>
+void segmented_scan(InIt in, std::size_t n, const Offset* offsets, std::size_t num_segments,
+                    OutIt out, const T& seed, Op op, const options& opt) {
+  if (n == 0) return;
+  int threads = threads_for(n, opt);
+  if (static_cast<std::size_t>(threads) > n) threads = static_cast<int>(n);
+  if (threads <= 1) {
+    scan_slice<Exclusive>(in, out, 0, n, offsets, num_segments, seed, false, seed, op);
+    return;
+  }
+  std::vector<slice_carry<T>> carries(static_cast<std::size_t>(threads));
+#pragma omp parallel num_threads(threads)
+  {
+    const std::size_t t = static_cast<std::size_t>(thread_id()),
+                      parts = static_cast<std::size_t>(thread_count());
+    const std::size_t k0 = even_split<std::size_t>(n, parts, t),
+                      k1 = even_split<std::size_t>(n, parts, t + 1);
+    if (k0 < k1) {
+      // Pass 1: reduce the open tail, [last head in the slice, or k0, k1).
+      const Offset* after_end = next_head_after(offsets, num_segments, k1 - 1);
+      const std::size_t last_head = static_cast<std::size_t>(*(after_end - 1));
+      slice_carry<T>& c = carries[t];
+      c.empty = false;
+      c.has_head = last_head >= k0;
+      const std::size_t tail_begin = c.has_head ? last_head : k0;
+      T acc = in[tail_begin];
+      if constexpr (Exclusive) acc = c.has_head ? op(seed, acc) : acc;
+      for (std::size_t j = tail_begin + 1; j < k1; ++j) acc = op(acc, static_cast<T>(in[j]));
+      c.tail = acc;
+    }
+#pragma omp barrier
+    if (k0 < k1) {
+      // Pass 2: the carry into this slice, chained back to the nearest slice holding a head.
+      std::size_t s = t;
+      while (s > 0 && (carries[s - 1].empty || !carries[s - 1].has_head)) --s;
+      T carry = seed;
+      bool has_carry = Exclusive;
+      if (s > 0) {
+        carry = carries[s - 1].tail;
+        has_carry = true;
+      }
+      for (std::size_t u = s; u < t; ++u)
+        if (!carries[u].empty) {
+          carry = has_carry ? op(carry, carries[u].tail) : carries[u].tail;
+          has_carry = true;
+        }
+      scan_slice<Exclusive>(in, out, k0, k1, offsets, num_segments, carry, has_carry, seed, op);
+    }
+  }
+}
+
+}  // namespace detail
+
+/// out[j] = in[head] op ... op in[j] for j in the segment starting at head. Any associative op.
+template <class InIt, class Offset, class OutIt, class Op = std::plus<>>
+void segmented_inclusive_scan(InIt in, std::size_t n, const Offset* offsets,
+                              std::size_t num_segments, OutIt out, Op op = {},
+                              const options& opt = {}) {
+  using T = typename std::iterator_traits<InIt>::value_type;
+  detail::segmented_scan<false>(in, n, offsets, num_segments, out, T{}, op, opt);
+}
+
+/// out[head] = init, out[j] = init op in[head] op ... op in[j-1] within each segment.
+template <class InIt, class Offset, class OutIt, class T, class Op = std::plus<>>
+void segmented_exclusive_scan(InIt in, std::size_t n, const Offset* offsets,
+                              std::size_t num_segments, OutIt out, T init, Op op = {},
+                              const options& opt = {}) {
+  detail::segmented_scan<true>(in, n, offsets, num_segments, out, init, op, opt);
+}
+
+}  // namespace corank::cpu
