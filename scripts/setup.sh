@@ -6,7 +6,7 @@ packages=(
   cmake g++ make git ccache
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
-  clang libclang-rt-14-dev   # libFuzzer for the file-reader fuzzers
+  clang libclang-rt-14-dev libomp-dev  # libFuzzer for the file-reader fuzzers (OpenMP for clang)
   python3-matplotlib         # figures from benchmark JSON
 )
 
