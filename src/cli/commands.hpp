@@ -10,5 +10,6 @@ namespace corank::cli {
 void add_merge_command(CLI::App& app);
 void add_gen_command(CLI::App& app);
 void add_info_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
 
 }  // namespace corank::cli

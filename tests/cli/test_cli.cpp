@@ -172,4 +172,23 @@ TEST_F(Cli, InfoNamesTheBackends) {
   EXPECT_NE(r.output.find("cuda backend"), std::string::npos) << r.output;
 }
 
+TEST_F(Cli, BenchMergeCpuPrintsTheTableAndWritesJsonAndCsv) {
+  const result r = run_cli("bench merge --backend cpu --quiet --sizes 1K,3000 --threads 2 --json " +
+                           path("m.json") + " --csv " + path("m.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* name : {"memcpy", "std::merge", "__gnu_parallel::merge", "corank::cpu::merge"})
+    EXPECT_NE(r.output.find(name), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("WRONG"), std::string::npos) << r.output;
+  std::ifstream json(path("m.json")), csv(path("m.csv"));
+  std::string first_line;
+  std::getline(csv, first_line);
+  EXPECT_EQ(first_line.rfind("experiment,contender", 0), 0u);
+  std::string text((std::istreambuf_iterator<char>(json)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\"speedup\""), std::string::npos);
+}
+
+TEST_F(Cli, BenchRefusesABadSize) {
+  expect_failure("bench merge --backend cpu --sizes 10X", "bad size");
+}
+
 }  // namespace

@@ -1,0 +1,12 @@
+// The GPU benchmark entry points of a corank built without CUDA.
+#include <stdexcept>
+
+#include "gpu_merge.hpp"
+
+namespace corank::bench {
+
+int run_gpu_merge_bench(const gpu_merge_config&, std::ostream&) {
+  throw std::runtime_error("this corank was built without the CUDA backend");
+}
+
+}  // namespace corank::bench

@@ -1,0 +1,120 @@
+// corank bench <experiment>: corank side by side with its peers, as a table (stdout), JSON, CSV.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "backend/gpu.hpp"
+#include "cli/commands.hpp"
+#include "gpu_merge.hpp"
+#include "merge_bench.hpp"
+
+namespace corank::cli {
+namespace {
+
+struct bench_args {
+  std::string backend = "auto";
+  bool quick = false;
+  std::vector<std::string> sizes;  // "1000", "10K", "100M", ...
+  int threads = 0;
+  std::string json_path, csv_path;
+  bool quiet = false;
+};
+
+/// "1000", "10K", "1.5M", "1G" -> items.
+std::size_t parse_size(const std::string& text) {
+  const auto bad = [&](const char* why) {
+    return std::invalid_argument("bad size '" + text + "' (" + why + ")");
+  };
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    throw bad("a number, optionally with K, M or G");
+  }
+  double scale = 1;
+  const std::string suffix = text.substr(used);
+  if (suffix == "K" || suffix == "k")
+    scale = 1e3;
+  else if (suffix == "M" || suffix == "m")
+    scale = 1e6;
+  else if (suffix == "G" || suffix == "g")
+    scale = 1e9;
+  else if (!suffix.empty())
+    throw bad("a number, optionally with K, M or G");
+  if (value < 0) throw bad("negative");
+  return static_cast<std::size_t>(value * scale + 0.5);
+}
+
+std::vector<std::size_t> sizes_or(const bench_args& args, std::vector<std::size_t> fallback) {
+  if (args.sizes.empty()) return fallback;
+  std::vector<std::size_t> sizes;
+  for (const std::string& s : args.sizes) sizes.push_back(parse_size(s));
+  return sizes;
+}
+
+bench::timing_config timing_for(const bench_args& args) {
+  bench::timing_config t;
+  if (args.quick) t.target_seconds = 0.1, t.max_runs = 15;
+  return t;
+}
+
+/// Prints the table and writes the files asked for; fails when an output was wrong.
+void finish(const bench::report& rep, const bench_args& args) {
+  rep.print_table(std::cout);
+  if (!args.json_path.empty()) rep.write_json(args.json_path);
+  if (!args.csv_path.empty()) rep.write_csv(args.csv_path);
+  if (!rep.all_verified())
+    throw std::runtime_error("some outputs did not match the reference (marked in the table)");
+}
+
+void run_merge_bench(const bench_args& args) {
+  if (backend::resolve_backend(args.backend) == backend::backend_kind::gpu) {
+    bench::gpu_merge_config config;
+    config.sizes = sizes_or(args, args.quick ? std::vector<std::size_t>{1000000, 10000000}
+                                             : bench::default_merge_sizes(false));
+    config.pairs = config.studied = !args.quick;
+    config.json_path = args.json_path;
+    if (!args.csv_path.empty()) std::fprintf(stderr, "corank: --csv is CPU-only for now\n");
+    if (bench::run_gpu_merge_bench(config, std::cout) != 0)
+      throw std::runtime_error("the GPU merge benchmark failed (see the table)");
+    return;
+  }
+  bench::merge_bench_config config;
+  config.sizes = sizes_or(args, bench::default_merge_sizes(args.quick));
+  config.threads = args.threads;
+  config.timing = timing_for(args);
+  config.show_progress = !args.quiet;
+  finish(bench::run_merge_bench(config, bench::cpu_merge_contenders()), args);
+}
+
+CLI::App* add_experiment(CLI::App& bench, const std::string& name, const std::string& what,
+                         const std::shared_ptr<bench_args>& args) {
+  CLI::App* cmd = bench.add_subcommand(name, what);
+  cmd->add_option("-b,--backend", args->backend, "cpu|gpu|auto")->capture_default_str();
+  cmd->add_flag("--quick", args->quick, "Small sizes, a few seconds");
+  cmd->add_option("--sizes", args->sizes, "Sizes (items per input), e.g. 1K 10M 100M")
+      ->delimiter(',');
+  cmd->add_option("--threads", args->threads, "CPU threads (0: OMP_NUM_THREADS or all cores)")
+      ->capture_default_str();
+  cmd->add_option("--json", args->json_path, "Write the results as JSON to this file");
+  cmd->add_option("--csv", args->csv_path, "Write the results as CSV to this file");
+  cmd->add_flag("-q,--quiet", args->quiet, "No progress on stderr");
+  return cmd;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  CLI::App* bench = app.add_subcommand("bench", "Benchmarks: corank side by side with its peers");
+  bench->require_subcommand(1);
+  auto merge_args = std::make_shared<bench_args>();
+  add_experiment(*bench, "merge", "Merge two sorted u32 arrays (uniform random keys)", merge_args)
+      ->callback([merge_args] { run_merge_bench(*merge_args); });
+}
+
+}  // namespace corank::cli
