@@ -6,3 +6,5 @@
 #include "corank/functional.hpp"
 #include "corank/merge_path.hpp"
 #include "corank/cuda/merge.cuh"
+#include "corank/cuda/bitonic_sort.cuh"
+#include "corank/cuda/segmented_sort.cuh"

@@ -1,0 +1,152 @@
+// corank::cuda::bitonic_sort and bitonic_sort_by_key: in-place bitonic sort of a device array.
+//
+//   cudaError_t bitonic_sort(keys, n, comp = corank::less{}, stream = 0);
+//   cudaError_t bitonic_sort_by_key(keys, vals, n, comp = corank::less{}, stream = 0);
+//   cudaError_t bitonic_sort_host(host_keys, n, comp, timings*, stream);   (blocking)
+//
+// Preconditions: device pointers (bitonic_sort_host: a host pointer, ideally pinned with
+// cudaMallocHost); comp a strict weak order callable on the device. Any n (64-bit), no padding
+// asked of the caller: positions past n are virtual +infinity, never read or written. Not stable.
+// Descending order: pass corank::greater{} (or any comparator). Keys and values: trivially
+// copyable, up to 16 bytes. Asynchronous on `stream`, no temporary storage.
+// Work: O(n log^2 n) compare-exchanges; memory passes: 1 + sum over the stages s above the tile
+// of (ceil((s - tile bits) / global bits) + 1), see tuning/sort.cuh.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <type_traits>
+
+#include "corank/cuda/error.cuh"
+#include "corank/cuda/kernels/bitonic_sort.cuh"
+#include "corank/cuda/tuning/sort.cuh"
+#include "corank/functional.hpp"
+
+namespace corank::cuda {
+
+/// Times of bitonic_sort_host, in milliseconds (device events).
+struct transfer_timings {
+  float h2d_ms = 0, kernel_ms = 0, d2h_ms = 0;
+};
+
+namespace detail {
+
+inline int ceil_log2(std::size_t n) {
+  int bits = 0;
+  while ((std::size_t(1) << bits) < n) ++bits;
+  return bits;
+}
+
+template <class Key, class Value>
+constexpr void check_sort_types() {
+  static_assert(std::is_trivially_copyable_v<Key> && sizeof(Key) <= 16,
+                "corank::cuda sorts: keys must be trivially copyable, at most 16 bytes");
+  static_assert(std::is_trivially_copyable_v<Value> && sizeof(Value) <= 16,
+                "corank::cuda sorts: values must be trivially copyable, at most 16 bytes");
+}
+
+/// Allows a kernel more than 48 KiB of dynamic shared memory (once per kernel).
+template <class Kernel>
+cudaError_t allow_smem(Kernel kernel, std::size_t bytes) {
+  if (bytes <= 48 * 1024) return cudaSuccess;
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
+}
+
+template <class Key, class Value, class Compare>
+cudaError_t bitonic_sort_impl(Key* keys, Value* vals, std::size_t n, Compare comp,
+                              cudaStream_t stream) {
+  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  using policy = tuning::bitonic_policy<sizeof(Key), has_values ? sizeof(Value) : 0>;
+  constexpr int NT = policy::tile_threads, B = policy::tile_bits_per_thread;
+  constexpr int BG = policy::global_bits, GT = policy::global_threads;
+  constexpr unsigned capacity = unsigned(NT) << B;
+  constexpr int tile_bits = __builtin_ctz(capacity);
+  if (n && !keys) return cudaErrorInvalidValue;
+  if (has_values && n && !vals) return cudaErrorInvalidValue;
+  if (n < 2) return cudaSuccess;
+  const auto tile_kernel = kernels::bitonic_tile<NT, B, Key, Value, Compare>;
+  constexpr std::size_t smem = kernels::bitonic_smem_bytes<Key, Value>(capacity);
+  static const cudaError_t smem_status = allow_smem(tile_kernel, smem);
+  CORANK_CUDA_TRY(smem_status);
+  const std::size_t tiles = (n + capacity - 1) / capacity;
+  if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
+  cudaError_t status = cudaSuccess;
+  kernels::bitonic_plan(
+      ceil_log2(n), tile_bits, BG,
+      [&](int lo, int t_hi, int t_lo, bool flip) {
+        if (status != cudaSuccess) return;
+        const std::size_t chunks = kernels::bitonic_chunks(n, lo, BG);
+        kernels::bitonic_global_pass<BG><<<unsigned((chunks + GT - 1) / GT), GT, 0, stream>>>(
+            keys, vals, n, chunks, lo, t_hi, t_lo, flip, comp);
+        status = cudaGetLastError();
+      },
+      [&](int first, int last) {
+        if (status != cudaSuccess) return;
+        tile_kernel<<<unsigned(tiles), NT, smem, stream>>>(keys, vals, n, first, last, comp);
+        status = cudaGetLastError();
+      });
+  return status;
+}
+
+}  // namespace detail
+
+/// Sorts keys[0, n) in place by comp (not stable).
+template <class Key, class Compare = corank::less>
+cudaError_t bitonic_sort(Key* keys, std::size_t n, Compare comp = {}, cudaStream_t stream = 0) {
+  detail::check_sort_types<Key, Key>();
+  return detail::bitonic_sort_impl(keys, static_cast<block::no_value*>(nullptr), n, comp, stream);
+}
+
+/// Sorts keys[0, n) in place by comp and moves vals[0, n) alongside (not stable).
+template <class Key, class Value, class Compare = corank::less>
+cudaError_t bitonic_sort_by_key(Key* keys, Value* vals, std::size_t n, Compare comp = {},
+                                cudaStream_t stream = 0) {
+  detail::check_sort_types<Key, Value>();
+  return detail::bitonic_sort_impl(keys, vals, n, comp, stream);
+}
+
+/// Sorts a host array: copies it to the device, sorts, copies it back, and reports the three
+/// times separately (events on `stream`). Blocks until done. Pinned memory (cudaMallocHost)
+/// gives full transfer speed; pageable memory works, slower.
+template <class Key, class Compare = corank::less>
+cudaError_t bitonic_sort_host(Key* host_keys, std::size_t n, Compare comp = {},
+                              transfer_timings* timings = nullptr, cudaStream_t stream = 0) {
+  if (n && !host_keys) return cudaErrorInvalidValue;
+  if (n == 0) return cudaSuccess;
+  Key* device_keys = nullptr;
+  cudaEvent_t marks[4] = {};
+  cudaError_t status = cudaMallocAsync(&device_keys, n * sizeof(Key), stream);
+  for (auto& e : marks)
+    if (status == cudaSuccess) status = cudaEventCreate(&e);
+  const auto step = [&](auto&& f) {
+    if (status == cudaSuccess) status = f();
+  };
+  step([&] { return cudaEventRecord(marks[0], stream); });
+  step([&] {
+    return cudaMemcpyAsync(device_keys, host_keys, n * sizeof(Key), cudaMemcpyHostToDevice, stream);
+  });
+  step([&] { return cudaEventRecord(marks[1], stream); });
+  step([&] { return bitonic_sort(device_keys, n, comp, stream); });
+  step([&] { return cudaEventRecord(marks[2], stream); });
+  step([&] {
+    return cudaMemcpyAsync(host_keys, device_keys, n * sizeof(Key), cudaMemcpyDeviceToHost, stream);
+  });
+  step([&] { return cudaEventRecord(marks[3], stream); });
+  step([&] { return cudaStreamSynchronize(stream); });
+  if (status == cudaSuccess && timings) {
+    cudaEventElapsedTime(&timings->h2d_ms, marks[0], marks[1]);
+    cudaEventElapsedTime(&timings->kernel_ms, marks[1], marks[2]);
+    cudaEventElapsedTime(&timings->d2h_ms, marks[2], marks[3]);
+  }
+  if (device_keys) {
+    const cudaError_t freed = cudaFreeAsync(device_keys, stream);
+    if (status == cudaSuccess) status = freed;
+    cudaStreamSynchronize(stream);
+  }
+  for (auto& e : marks)
+    if (e) cudaEventDestroy(e);
+  return status;
+}
+
+}  // namespace corank::cuda

@@ -1,0 +1,222 @@
+// The bitonic sorting network, in pieces shared by the whole-array sort (bitonic_sort.cuh) and
+// the batched sort of small segments (segmented_sort.cuh).
+//
+// Formulation: every comparator puts the smaller key at the lower index. Stage s (1-based) sorts
+// runs of 2^s; its first step compares i with i ^ (2^s - 1) (the "flip", which merges two
+// ascending runs without a descending half), its later steps compare i with i | 2^j. Because no
+// comparator ever moves a larger key down, positions past the end n behave as +infinity that never
+// move: a comparator whose upper index is >= n is a no-op. So any length sorts with virtual
+// padding: nothing past n is read or written.
+//
+// Work is grouped in chunks of 2^B indices that differ only in B consecutive bits [lo, lo + B):
+// one thread loads a chunk into registers, runs every step whose distance lies in those bits and
+// stores it back, so one pass over memory performs up to B steps. A flip step at the chunk's top
+// bit pairs the lower half of the chunk at `base` with the upper half of the chunk at
+// base ^ (2^lo - 1) (the low bits are flipped too), so for a flip pass a thread owns the lower
+// half of its own chunk and the upper half of the mirrored one: still a partition of the indices.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+namespace corank::cuda::block {
+
+/// Stand-in value type of a keys-only sort: no registers, no memory traffic.
+struct no_value {};
+
+/// Shared-memory index of logical position i: one padding slot per 32 keeps the strided chunk
+/// loads (stride 2^lo for small lo) free of bank conflicts.
+__device__ __forceinline__ unsigned padded(unsigned i) { return i + (i >> 5); }
+
+/// Shared-memory slots needed for `capacity` logical positions.
+__host__ __device__ constexpr unsigned padded_size(unsigned capacity) {
+  return capacity + capacity / 32;
+}
+
+/// The compare-exchange of slots Lo < Hi: smaller key to Lo. Skipped when Hi is past the end.
+template <int Lo, int Hi, int VT, class Key, class Value, class Compare>
+__device__ __forceinline__ void compare_exchange(Key (&k)[VT], Value (&v)[VT], unsigned valid,
+                                                 Compare comp) {
+  const bool swap = ((valid >> Hi) & 1u) && comp(k[Hi], k[Lo]);
+  const Key lo_key = swap ? k[Hi] : k[Lo];
+  const Key hi_key = swap ? k[Lo] : k[Hi];
+  k[Lo] = lo_key, k[Hi] = hi_key;
+  if constexpr (!std::is_same_v<Value, no_value>) {
+    const Value lo_val = swap ? v[Hi] : v[Lo];
+    const Value hi_val = swap ? v[Lo] : v[Hi];
+    v[Lo] = lo_val, v[Hi] = hi_val;
+  }
+}
+
+template <int VT, int T, bool Flip, int R = 0, class Key, class Value, class Compare>
+__device__ __forceinline__ void step_slots(Key (&k)[VT], Value (&v)[VT], unsigned valid,
+                                           Compare comp) {
+  if constexpr (R < VT) {
+    if constexpr (!(R & (1 << T))) {
+      // Flip at bit T pairs r with r ^ (2^(T+1) - 1): the mirror within the run of 2^(T+1).
+      constexpr int partner = Flip ? (R ^ ((2 << T) - 1)) : (R | (1 << T));
+      compare_exchange<R, partner>(k, v, valid, comp);
+    }
+    step_slots<VT, T, Flip, R + 1>(k, v, valid, comp);
+  }
+}
+
+/// Runs the steps of chunk-relative bits t_hi down to t_lo on a chunk in registers; the step of
+/// bit B - 1 is a flip when `flip`. Bit r of `valid` says slot r is inside the array.
+template <int B, int T = B - 1, class Key, class Value, class Compare>
+__device__ __forceinline__ void chunk_steps(Key (&k)[1 << B], Value (&v)[1 << B], unsigned valid,
+                                            int t_hi, int t_lo, bool flip, Compare comp) {
+  if constexpr (T >= 0) {
+    if (T <= t_hi && T >= t_lo) {
+      if (T == B - 1 && flip)
+        step_slots<(1 << B), T, true>(k, v, valid, comp);
+      else
+        step_slots<(1 << B), T, false>(k, v, valid, comp);
+    }
+    chunk_steps<B, T - 1>(k, v, valid, t_hi, t_lo, flip, comp);
+  }
+}
+
+/// The non-flip steps of bits T down to 0 (helper of sort_chunk).
+template <int B, int T, class Key, class Value, class Compare>
+__device__ __forceinline__ void sort_steps_below(Key (&k)[1 << B], Value (&v)[1 << B],
+                                                 unsigned valid, Compare comp) {
+  if constexpr (T >= 0) {
+    step_slots<(1 << B), T, false>(k, v, valid, comp);
+    sort_steps_below<B, T - 1>(k, v, valid, comp);
+  }
+}
+
+/// Stages 1..min(stages, B) of the network on a chunk of 2^B consecutive positions: sorts it.
+template <int B, int S = 1, class Key, class Value, class Compare>
+__device__ __forceinline__ void sort_chunk(Key (&k)[1 << B], Value (&v)[1 << B], unsigned valid,
+                                           int stages, Compare comp) {
+  if constexpr (S <= B) {
+    if (S <= stages) {
+      step_slots<(1 << B), S - 1, true>(k, v, valid, comp);
+      sort_steps_below<B, S - 2>(k, v, valid, comp);
+      sort_chunk<B, S + 1>(k, v, valid, stages, comp);
+    }
+  }
+}
+
+/// Where one chunk of a pass lives: slot r is at lower_base + (r << lo) in the lower half and at
+/// upper_base + (r << lo) in the upper half (the mirrored chunk for a flip pass).
+template <class Index>
+struct chunk_place {
+  Index lower_base, upper_base;
+  int lo;
+
+  /// Chunk g of the pass over bits [lo, lo + B).
+  __device__ __forceinline__ chunk_place(Index g, int lo_bit, int B, bool flip) : lo(lo_bit) {
+    const Index low_mask = (Index(1) << lo_bit) - 1;
+    lower_base = (g & low_mask) | ((g >> lo_bit) << (lo_bit + B));
+    upper_base = flip ? lower_base ^ low_mask : lower_base;
+  }
+  template <int VT>
+  __device__ __forceinline__ Index index(int r) const {
+    return (r < VT / 2 ? lower_base : upper_base) + (Index(r) << lo);
+  }
+};
+
+/// One pass of a chunk held at `keys`/`vals` (global or shared memory seen through `at`, which
+/// maps a logical position to a pointer offset): load the slots below `count`, run the steps of
+/// chunk-relative bits t_hi down to t_lo, store them back.
+template <int B, class Index, class At, class Key, class Value, class Compare>
+__device__ __forceinline__ void chunk_pass(Key* keys, Value* vals, Index count,
+                                           const chunk_place<Index>& place, int t_hi, int t_lo,
+                                           bool flip, At at, Compare comp) {
+  constexpr int VT = 1 << B;
+  constexpr bool has_values = !std::is_same_v<Value, no_value>;
+  if (place.lower_base >= count) return;  // the whole chunk (mirror included) is past the end
+  Key k[VT];
+  Value v[VT];
+  unsigned valid = 0;
+#pragma unroll
+  for (int r = 0; r < VT; ++r) {
+    const Index i = place.template index<VT>(r);
+    if (i < count) {
+      valid |= 1u << r;
+      k[r] = keys[at(i)];
+      if constexpr (has_values) v[r] = vals[at(i)];
+    }
+  }
+  chunk_steps<B>(k, v, valid, t_hi, t_lo, flip, comp);
+#pragma unroll
+  for (int r = 0; r < VT; ++r) {
+    const Index i = place.template index<VT>(r);
+    if ((valid >> r) & 1u) {
+      keys[at(i)] = k[r];
+      if constexpr (has_values) vals[at(i)] = v[r];
+    }
+  }
+}
+
+struct identity_index {
+  template <class I>
+  __device__ __forceinline__ I operator()(I i) const {
+    return i;
+  }
+};
+struct padded_index {
+  __device__ __forceinline__ unsigned operator()(unsigned i) const { return padded(i); }
+};
+
+/// Network stages first..last on `count` <= NT * 2^B keys in shared memory (padded layout), by
+/// NT threads (thread `tid`), synchronised by `sync` between passes. Stages above the capacity
+/// (first > log2 capacity) run only their steps inside it: the tail of a global stage.
+/// Entered and left with the shared arrays consistent (the caller syncs before and after).
+template <int NT, int B, class Key, class Value, class Compare, class Sync>
+__device__ __forceinline__ void shared_network(Key* keys, Value* vals, unsigned count, int first,
+                                               int last, int tid, Compare comp, Sync sync) {
+  constexpr int VT = 1 << B;
+  constexpr bool has_values = !std::is_same_v<Value, no_value>;
+  constexpr int capacity_bits = __builtin_ctz(unsigned(NT)) + B;
+  int stage = first;
+  if (stage == 1) {
+    // Stages 1..B sort each thread's consecutive chunk in registers: one pass for B stages.
+    const unsigned base = unsigned(tid) * VT;
+    Key k[VT];
+    Value v[VT];
+    unsigned valid = 0;
+#pragma unroll
+    for (int r = 0; r < VT; ++r)
+      if (base + r < count) {
+        valid |= 1u << r;
+        k[r] = keys[padded(base + r)];
+        if constexpr (has_values) v[r] = vals[padded(base + r)];
+      }
+    sort_chunk<B>(k, v, valid, last, comp);
+#pragma unroll
+    for (int r = 0; r < VT; ++r)
+      if ((valid >> r) & 1u) {
+        keys[padded(base + r)] = k[r];
+        if constexpr (has_values) vals[padded(base + r)] = v[r];
+      }
+    sync();
+    stage = B + 1;
+  }
+  for (; stage <= last; ++stage) {
+    int j = stage - 1 < capacity_bits - 1 ? stage - 1 : capacity_bits - 1;
+    bool flip = j == stage - 1;
+    while (j >= 0) {
+      // A flip chunk must have its top bit at the flip (j >= B here since stage > B).
+      const int lo = j - B + 1 > 0 ? j - B + 1 : 0;
+      const chunk_place<unsigned> place(unsigned(tid), lo, B, flip);
+      chunk_pass<B>(keys, vals, count, place, j - lo, 0, flip, padded_index{}, comp);
+      sync();
+      j = lo - 1;
+      flip = false;
+    }
+  }
+}
+
+/// Block-wide barrier and warp-wide barrier, for shared_network's `sync`.
+struct block_sync {
+  __device__ __forceinline__ void operator()() const { __syncthreads(); }
+};
+struct warp_sync {
+  __device__ __forceinline__ void operator()() const { __syncwarp(); }
+};
+
+}  // namespace corank::cuda::block

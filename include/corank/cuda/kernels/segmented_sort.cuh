@@ -1,0 +1,146 @@
+// Kernels of the batched sort of many segments (segmented_sort.cuh). Segments are binned by
+// size into three lists, each then served by a persistent grid: a warp per small segment, a block
+// per medium one (both sort entirely in shared memory/registers), a block walking the network in
+// global memory per large one.
+#pragma once
+
+#include <cstddef>
+
+#include "corank/cuda/block/bitonic_network.cuh"
+#include "corank/cuda/kernels/bitonic_sort.cuh"
+
+namespace corank::cuda::kernels {
+
+/// Size classes of segments; list heads in `counters`.
+enum segment_class : unsigned { small_segment = 0, medium_segment = 1, large_segment = 2 };
+
+/// Appends each segment of more than one key to its class's list (small: from the front of
+/// `lists`, medium: from the back, large: `large_list`). Warp-aggregated atomics: one per warp
+/// and class.
+template <class Offset>
+__global__ void segmented_classify(const Offset* offsets, std::size_t num_segments,
+                                   std::size_t small_max, std::size_t medium_max, unsigned* lists,
+                                   unsigned* large_list, unsigned* counters) {
+  const std::size_t s = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const unsigned lane = threadIdx.x % 32;
+  std::size_t size = 0;
+  if (s < num_segments) size = std::size_t(offsets[s + 1] - offsets[s]);
+  const int cls = size <= 1 ? -1 : size <= small_max ? 0 : size <= medium_max ? 1 : 2;
+  for (int c = 0; c < 3; ++c) {
+    const unsigned mask = __ballot_sync(0xffffffffu, cls == c);
+    if (!mask) continue;
+    const unsigned leader = __ffs(mask) - 1;
+    unsigned base = 0;
+    if (lane == leader) base = atomicAdd(&counters[c], __popc(mask));
+    base = __shfl_sync(0xffffffffu, base, leader);
+    if (cls == c) {
+      const unsigned pos = base + __popc(mask & ((1u << lane) - 1));
+      if (c == small_segment)
+        lists[pos] = unsigned(s);
+      else if (c == medium_segment)
+        lists[num_segments - 1 - pos] = unsigned(s);
+      else
+        large_list[pos] = unsigned(s);
+    }
+  }
+}
+
+/// Sorts a whole segment of `count` keys with the NT x 2^B network in shared memory.
+template <int NT, int B, class Key, class Value, class Compare, class Sync>
+__device__ __forceinline__ void sort_in_shared(Key* keys, Value* vals, Key* s_keys, Value* s_vals,
+                                               unsigned count, int rank, Compare comp, Sync sync) {
+  int stages = 0;
+  while ((1u << stages) < count) ++stages;
+  tile_network<NT, B>(keys, vals, s_keys, s_vals, count, 1, stages, rank, comp, sync);
+}
+
+/// A warp per segment of the small list; the network's width follows the segment's size.
+template <int Warps, int MaxB, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(Warps * 32)
+    segmented_sort_small(Key* keys, Value* vals, const Offset* offsets, const unsigned* list,
+                         const unsigned* counter, Compare comp) {
+  constexpr unsigned capacity = 32u << MaxB;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const bitonic_smem<Key, Value> smem(smem_raw + warp * bitonic_smem_bytes<Key, Value>(capacity),
+                                      capacity);
+  const unsigned count = *counter;
+  for (unsigned w = blockIdx.x * Warps + warp; w < count; w += gridDim.x * Warps) {
+    const unsigned s = list[w];
+    const std::size_t begin = std::size_t(offsets[s]);
+    const unsigned size = unsigned(std::size_t(offsets[s + 1]) - begin);
+    Key* k = keys + begin;
+    Value* v = vals + begin;
+    if (size <= 64)
+      sort_in_shared<32, 1>(k, v, smem.keys, smem.vals, size, lane, comp, block::warp_sync{});
+    else if (size <= 256)
+      sort_in_shared<32, 3>(k, v, smem.keys, smem.vals, size, lane, comp, block::warp_sync{});
+    else
+      sort_in_shared<32, MaxB>(k, v, smem.keys, smem.vals, size, lane, comp, block::warp_sync{});
+  }
+}
+
+/// A block per segment of the medium list (read from the back of `lists`).
+template <int NT, int MaxB, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(NT)
+    segmented_sort_medium(Key* keys, Value* vals, const Offset* offsets, const unsigned* lists,
+                          std::size_t num_segments, const unsigned* counter, Compare comp) {
+  constexpr unsigned capacity = unsigned(NT) << MaxB;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const bitonic_smem<Key, Value> smem(smem_raw, capacity);
+  const unsigned count = *counter;
+  for (unsigned w = blockIdx.x; w < count; w += gridDim.x) {
+    const unsigned s = lists[num_segments - 1 - w];
+    const std::size_t begin = std::size_t(offsets[s]);
+    const unsigned size = unsigned(std::size_t(offsets[s + 1]) - begin);
+    Key* k = keys + begin;
+    Value* v = vals + begin;
+    const int rank = int(threadIdx.x);
+    if (size <= (unsigned(NT) << 3))
+      sort_in_shared<NT, 3>(k, v, smem.keys, smem.vals, size, rank, comp, block::block_sync{});
+    else
+      sort_in_shared<NT, MaxB>(k, v, smem.keys, smem.vals, size, rank, comp, block::block_sync{});
+  }
+}
+
+/// A block per segment of the large list: the whole bitonic network, tiles in shared memory
+/// and the long-distance steps in global memory, passes separated by block barriers.
+template <int NT, int B, int BG, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(NT)
+    segmented_sort_large(Key* keys, Value* vals, const Offset* offsets, const unsigned* list,
+                         const unsigned* counter, Compare comp) {
+  constexpr unsigned capacity = unsigned(NT) << B;
+  constexpr int tile_bits = __builtin_ctz(capacity);
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const bitonic_smem<Key, Value> smem(smem_raw, capacity);
+  const int tid = int(threadIdx.x);
+  const unsigned count = *counter;
+  for (unsigned w = blockIdx.x; w < count; w += gridDim.x) {
+    const unsigned s = list[w];
+    const std::size_t begin = std::size_t(offsets[s]);
+    const std::size_t n = std::size_t(offsets[s + 1]) - begin;
+    Key* k = keys + begin;
+    Value* v = vals + begin;
+    int log_n = 0;
+    while ((std::size_t(1) << log_n) < n) ++log_n;
+    bitonic_plan(
+        log_n, tile_bits, BG,
+        [&](int lo, int t_hi, int t_lo, bool flip) {
+          const std::size_t chunks = bitonic_chunks(n, lo, BG);
+          for (std::size_t g = tid; g < chunks; g += NT) {
+            const block::chunk_place<std::size_t> place(g, lo, BG, flip);
+            block::chunk_pass<BG>(k, v, n, place, t_hi, t_lo, flip, block::identity_index{}, comp);
+          }
+          __syncthreads();
+        },
+        [&](int first, int last) {
+          for (std::size_t start = 0; start < n; start += capacity) {
+            const unsigned size = unsigned(n - start < capacity ? n - start : capacity);
+            tile_network<NT, B>(k + start, v + start, smem.keys, smem.vals, size, first, last, tid,
+                                comp, block::block_sync{});
+          }
+        });
+  }
+}
+
+}  // namespace corank::cuda::kernels

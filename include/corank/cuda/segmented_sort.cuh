@@ -1,0 +1,116 @@
+// corank::cuda::sort_segments and sort_segments_by_key: sorts many independent segments in place.
+//
+//   cudaError_t sort_segments(keys, n, offsets, num_segments, comp = corank::less{}, stream = 0);
+//   cudaError_t sort_segments_by_key(keys, vals, n, offsets, num_segments, comp, stream);
+//
+// Segment s is keys[offsets[s], offsets[s + 1]) (CSR: num_segments + 1 offsets, non-decreasing,
+// offsets[num_segments] <= n; empty segments allowed). Device pointers; comp a strict weak order
+// callable on the device. Not stable (bitonic networks). num_segments < 2^32.
+// Segments are binned by size on the device: up to 1024 keys a warp sorts one in shared memory
+// and registers, up to 8192 a block does, larger ones a block runs the whole bitonic network over
+// (tiles in shared memory). Asynchronous on `stream`; temporary storage (4 bytes per segment) is
+// stream-ordered (cudaMallocAsync).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "corank/cuda/bitonic_sort.cuh"
+#include "corank/cuda/error.cuh"
+#include "corank/cuda/kernels/segmented_sort.cuh"
+#include "corank/cuda/tuning/sort.cuh"
+#include "corank/functional.hpp"
+
+namespace corank::cuda {
+namespace detail {
+
+/// Blocks of `kernel` the whole GPU holds at once (computed once per kernel).
+template <class Kernel>
+cudaError_t resident_blocks(Kernel kernel, int threads, std::size_t smem, unsigned* blocks) {
+  CORANK_CUDA_TRY(allow_smem(kernel, smem));
+  int per_sm = 0, device = 0, sms = 0;
+  CORANK_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+  CORANK_CUDA_TRY(cudaGetDevice(&device));
+  CORANK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  *blocks = unsigned(per_sm > 0 ? per_sm : 1) * unsigned(sms);
+  return cudaSuccess;
+}
+
+template <class Key, class Value, class Offset, class Compare>
+cudaError_t sort_segments_impl(Key* keys, Value* vals, std::size_t n, const Offset* offsets,
+                               std::size_t num_segments, Compare comp, cudaStream_t stream) {
+  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  using policy = tuning::segmented_policy;
+  constexpr int W = policy::warps_per_block, NT = policy::block_threads;
+  constexpr int warp_b = policy::warp_max_bits - 5;
+  constexpr int block_b = policy::block_max_bits - __builtin_ctz(unsigned(NT));
+  constexpr int large_bg = 4;
+  if (num_segments == 0) return cudaSuccess;
+  if (!offsets || (n && !keys) || (has_values && n && !vals) || num_segments >= 0xffffffffu)
+    return cudaErrorInvalidValue;
+
+  const auto small_kernel = kernels::segmented_sort_small<W, warp_b, Key, Value, Offset, Compare>;
+  const auto medium_kernel =
+      kernels::segmented_sort_medium<NT, block_b, Key, Value, Offset, Compare>;
+  const auto large_kernel =
+      kernels::segmented_sort_large<NT, block_b, large_bg, Key, Value, Offset, Compare>;
+  constexpr std::size_t small_smem = W * kernels::bitonic_smem_bytes<Key, Value>(32u << warp_b);
+  constexpr std::size_t block_smem =
+      kernels::bitonic_smem_bytes<Key, Value>(unsigned(NT) << block_b);
+  static unsigned grids[3] = {};
+  static const cudaError_t setup = [&] {
+    CORANK_CUDA_TRY(resident_blocks(small_kernel, W * 32, small_smem, &grids[0]));
+    CORANK_CUDA_TRY(resident_blocks(medium_kernel, NT, block_smem, &grids[1]));
+    return resident_blocks(large_kernel, NT, block_smem, &grids[2]);
+  }();
+  CORANK_CUDA_TRY(setup);
+
+  // Temporary: 3 list heads, the small+medium list (one slot per segment), the large list.
+  const std::size_t medium_max = std::size_t(NT) << block_b;
+  const std::size_t large_slots = std::min(num_segments, n / (medium_max + 1) + 1);
+  unsigned* temp = nullptr;
+  CORANK_CUDA_TRY(
+      cudaMallocAsync(&temp, (4 + num_segments + large_slots) * sizeof(unsigned), stream));
+  unsigned* counters = temp;
+  unsigned* lists = temp + 4;
+  unsigned* large_list = lists + num_segments;
+  cudaError_t status = cudaMemsetAsync(counters, 0, 4 * sizeof(unsigned), stream);
+  if (status == cudaSuccess) {
+    kernels::segmented_classify<<<unsigned((num_segments + 255) / 256), 256, 0, stream>>>(
+        offsets, num_segments, std::size_t(32) << warp_b, medium_max, lists, large_list, counters);
+    small_kernel<<<grids[0], W * 32, small_smem, stream>>>(keys, vals, offsets, lists, counters + 0,
+                                                           comp);
+    medium_kernel<<<grids[1], NT, block_smem, stream>>>(keys, vals, offsets, lists, num_segments,
+                                                        counters + 1, comp);
+    large_kernel<<<grids[2], NT, block_smem, stream>>>(keys, vals, offsets, large_list,
+                                                       counters + 2, comp);
+    status = cudaGetLastError();
+  }
+  const cudaError_t freed = cudaFreeAsync(temp, stream);
+  return status != cudaSuccess ? status : freed;
+}
+
+}  // namespace detail
+
+/// Sorts each segment keys[offsets[s], offsets[s + 1]) in place by comp.
+template <class Key, class Offset, class Compare = corank::less>
+cudaError_t sort_segments(Key* keys, std::size_t n, const Offset* offsets, std::size_t num_segments,
+                          Compare comp = {}, cudaStream_t stream = 0) {
+  detail::check_sort_types<Key, Key>();
+  return detail::sort_segments_impl(keys, static_cast<block::no_value*>(nullptr), n, offsets,
+                                    num_segments, comp, stream);
+}
+
+/// Sorts each segment of keys in place by comp, moving vals alongside.
+template <class Key, class Value, class Offset, class Compare = corank::less>
+cudaError_t sort_segments_by_key(Key* keys, Value* vals, std::size_t n, const Offset* offsets,
+                                 std::size_t num_segments, Compare comp = {},
+                                 cudaStream_t stream = 0) {
+  detail::check_sort_types<Key, Value>();
+  return detail::sort_segments_impl(keys, vals, n, offsets, num_segments, comp, stream);
+}
+
+}  // namespace corank::cuda

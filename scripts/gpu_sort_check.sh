@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# One device call for the GPU sorts: the GPU test suite, compute-sanitizer (memcheck without the
+# >2^31-key test, racecheck on a small subset), and the benchmark. Binaries come from $1 (default
+# .carry-sort: test_cuda_sort, corank_gpu_sort_bench); logs go to $OUT (or ./out). Prints a short
+# table last.
+#   usage: scripts/gpu_sort_check.sh [bin_dir] [bench args...]
+set -u
+bin=${1:-.carry-sort}
+shift || true
+out=${OUT:-out}
+mkdir -p "$out"
+declare -a names results
+
+step() {  # step NAME LIMIT_S COMMAND...: runs, logs to $out/NAME.log, records pass/fail
+  local name=$1 limit=$2
+  shift 2
+  local t0=$SECONDS
+  timeout "$limit" "$@" >"$out/$name.log" 2>&1
+  local rc=$?
+  names+=("$name")
+  results+=("rc=$rc $((SECONDS - t0))s $(grep -E '^\[  (PASSED|FAILED)|ERROR SUMMARY' "$out/$name.log" | tr '\n' ' ' | cut -c1-90)")
+  echo "== $name: rc=$rc"
+  grep -E "FAILED|Failure|error|Error" "$out/$name.log" | head -n 20
+  tail -n 6 "$out/$name.log"
+}
+
+nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.mem --format=csv,noheader
+step tests 90 "$bin/test_cuda_sort"
+step memcheck 75 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/test_cuda_sort" \
+  --gtest_filter='-*Huge*:*RandomSizes*:*SortsDescending*'
+step racecheck 45 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/test_cuda_sort" \
+  --gtest_filter='SortSegments.SortsOneSegmentOfEverySizeClass:SortSegments.HandlesNoSegmentsAndEmptySegments:BitonicSort.SortsStructKeysWithCustomComparators'
+step bench 70 "$bin/corank_gpu_sort_bench" --json "$out/bench.json" "$@"
+
+echo
+echo "==== summary"
+for i in "${!names[@]}"; do printf '%-10s %s\n' "${names[$i]}" "${results[$i]}"; done
+cat "$out/bench.log" | grep -v "^bench sort"

@@ -1,0 +1,324 @@
+// GPU sorts against std::sort / std::stable_sort: bitonic_sort (not stable: keys checked bitwise
+// against a multiset, pairs as a multiset of (key, value)), sort_segments. Every device array has
+// guard elements on both sides that must survive: nothing past the end is read or written.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "corank/cuda/bitonic_sort.cuh"
+#include "corank/cuda/segmented_sort.cuh"
+#include "support/cuda_test.cuh"
+#include "support/seeded_test.hpp"
+
+namespace {
+
+using corank::test::device_buffer;
+
+/// 8-byte key: ordered by `hi` only (so distinct keys tie), a custom comparator.
+struct pair_key {
+  std::uint32_t hi, lo;
+};
+struct by_hi {
+  __host__ __device__ bool operator()(const pair_key& x, const pair_key& y) const {
+    return x.hi < y.hi;
+  }
+};
+/// 16-byte key ordered by `major` descending then `minor` ascending.
+struct wide_key {
+  std::uint64_t major;
+  std::uint32_t minor, pad;
+};
+struct wide_order {
+  __host__ __device__ bool operator()(const wide_key& x, const wide_key& y) const {
+    return x.major != y.major ? x.major > y.major : x.minor < y.minor;
+  }
+};
+
+constexpr std::size_t guard = 7;            // guard elements on each side
+constexpr unsigned char guard_byte = 0x5A;  // their byte pattern
+
+/// A device copy of `host` between two guard regions (also leaves the data 16-byte unaligned).
+template <class T>
+struct guarded {
+  device_buffer<T> buffer;
+  std::size_t n;
+  explicit guarded(const std::vector<T>& host) : buffer(host.size() + 2 * guard), n(host.size()) {
+    cudaMemset(buffer.data(), guard_byte, buffer.size() * sizeof(T));
+    if (n) cudaMemcpy(data(), host.data(), n * sizeof(T), cudaMemcpyHostToDevice);
+  }
+  T* data() { return buffer.data() + guard; }
+  std::vector<T> result() {
+    std::vector<T> all = buffer.to_host();
+    const auto* bytes = reinterpret_cast<const unsigned char*>(all.data());
+    const std::size_t total = all.size() * sizeof(T), edge = guard * sizeof(T);
+    for (std::size_t i = 0; i < edge; ++i) {
+      EXPECT_EQ(bytes[i], guard_byte) << "guard before the array overwritten";
+      EXPECT_EQ(bytes[total - 1 - i], guard_byte) << "guard after the array overwritten";
+    }
+    return std::vector<T>(all.begin() + guard, all.begin() + guard + n);
+  }
+};
+
+template <class T>
+bool bytes_less(const T& x, const T& y) {
+  return std::memcmp(&x, &y, sizeof(T)) < 0;
+}
+
+/// `got` is sorted by comp and holds the same elements (bitwise) as `input`.
+template <class T, class Compare>
+void expect_sorted_permutation(std::vector<T> input, std::vector<T> got, Compare comp) {
+  ASSERT_EQ(got.size(), input.size());
+  const auto bad = std::is_sorted_until(got.begin(), got.end(), comp);
+  ASSERT_TRUE(bad == got.end()) << "out of order at " << (bad - got.begin()) << " of "
+                                << got.size();
+  std::sort(input.begin(), input.end(), bytes_less<T>);
+  std::sort(got.begin(), got.end(), bytes_less<T>);
+  for (std::size_t i = 0; i < got.size(); ++i)
+    ASSERT_EQ(std::memcmp(&got[i], &input[i], sizeof(T)), 0) << "not a permutation of the input";
+}
+
+template <class K, class Compare>
+void expect_bitonic_sorts(const std::vector<K>& keys, Compare comp) {
+  CORANK_REQUIRE_GPU();
+  guarded<K> d(keys);
+  CORANK_ASSERT_CUDA(corank::cuda::bitonic_sort(d.data(), keys.size(), comp));
+  CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+  expect_sorted_permutation(keys, d.result(), comp);
+}
+
+/// Key-value: the keys come out sorted and the (key, value) pairs are those of the input.
+template <class K, class Compare>
+void expect_bitonic_sorts_pairs(const std::vector<K>& keys, Compare comp) {
+  CORANK_REQUIRE_GPU();
+  std::vector<std::uint32_t> vals(keys.size());
+  std::iota(vals.begin(), vals.end(), 0u);
+  guarded<K> dk(keys);
+  guarded<std::uint32_t> dv(vals);
+  CORANK_ASSERT_CUDA(corank::cuda::bitonic_sort_by_key(dk.data(), dv.data(), keys.size(), comp));
+  CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+  const auto got_keys = dk.result();
+  const auto got_vals = dv.result();
+  ASSERT_TRUE(std::is_sorted(got_keys.begin(), got_keys.end(), comp));
+  std::vector<char> seen(keys.size(), 0);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const std::uint32_t v = got_vals[i];
+    ASSERT_LT(v, keys.size());
+    ASSERT_FALSE(seen[v]) << "value " << v << " twice";
+    seen[v] = 1;
+    ASSERT_EQ(std::memcmp(&got_keys[i], &keys[v], sizeof(K)), 0) << "pair split at " << i;
+  }
+}
+
+/// Sizes around every interesting boundary: tiny, powers of two +-1, tiles (8192, 4096 keys)
+/// +-1 and their multiples.
+std::vector<std::size_t> edge_sizes() {
+  std::vector<std::size_t> s = {0, 1, 2, 3, 5, 31, 33, 100};
+  for (int b : {6, 10, 12, 13, 14, 15, 17, 20})
+    for (long d : {-1L, 0L, 1L}) s.push_back(std::size_t((1L << b) + d));
+  for (std::size_t t : {4096u, 8192u})
+    for (std::size_t m : {3u, 5u})
+      for (long d : {-1L, 1L}) s.push_back(t * m + d);
+  return s;
+}
+
+template <class K>
+std::vector<K> random_keys(std::mt19937_64& rng, std::size_t n, std::uint64_t range) {
+  std::vector<K> v(n);
+  for (auto& x : v) x = K(rng() % range);
+  return v;
+}
+
+class BitonicSort : public corank::test::seeded_test {};
+
+TEST_F(BitonicSort, SortsU32AtEdgeSizes) {
+  for (std::size_t n : edge_sizes()) {
+    SCOPED_TRACE(n);
+    expect_bitonic_sorts(random_keys<std::uint32_t>(rng, n, 1ull << 32), corank::less{});
+  }
+}
+
+TEST_F(BitonicSort, SortsDescending) {
+  for (std::size_t n : {1000u, 8193u, 100000u, 1234567u})
+    expect_bitonic_sorts(random_keys<std::uint32_t>(rng, n, 1ull << 32), corank::greater{});
+}
+
+TEST_F(BitonicSort, SortsRandomSizes) {
+  for (int i = 0; i < 12; ++i) {
+    const std::size_t n = rng() % (1u << (4 + rng() % 19));
+    SCOPED_TRACE(n);
+    expect_bitonic_sorts(random_keys<std::uint32_t>(rng, n, 1ull << 32), corank::less{});
+  }
+}
+
+TEST_F(BitonicSort, SortsAllEqualFewDistinctSortedAndReversed) {
+  const std::size_t n = 3 * 8192 + 77;
+  expect_bitonic_sorts(std::vector<std::uint32_t>(n, 42u), corank::less{});
+  expect_bitonic_sorts(random_keys<std::uint32_t>(rng, n, 3), corank::less{});
+  auto v = random_keys<std::uint32_t>(rng, n, 1ull << 32);
+  std::sort(v.begin(), v.end());
+  expect_bitonic_sorts(v, corank::less{});
+  std::reverse(v.begin(), v.end());
+  expect_bitonic_sorts(v, corank::less{});
+}
+
+TEST_F(BitonicSort, SortsFloatsWithSignedZeros) {
+  std::vector<float> v(50000);
+  for (auto& x : v) {
+    const auto r = rng() % 4;
+    x = r == 0 ? 0.0f : r == 1 ? -0.0f : float(std::int64_t(rng() % 2001) - 1000) / 7.0f;
+  }
+  expect_bitonic_sorts(v, corank::less{});
+  expect_bitonic_sorts(v, corank::greater{});
+}
+
+TEST_F(BitonicSort, SortsStructKeysWithCustomComparators) {
+  for (std::size_t n : {0u, 1u, 4095u, 4097u, 70001u}) {
+    std::vector<pair_key> a(n);
+    for (auto& k : a) k = {std::uint32_t(rng() % 100), std::uint32_t(rng())};
+    expect_bitonic_sorts(a, by_hi{});
+    std::vector<wide_key> b(n);
+    for (auto& k : b) k = {rng() % 50, std::uint32_t(rng() % 1000), 0};
+    expect_bitonic_sorts(b, wide_order{});
+  }
+}
+
+TEST_F(BitonicSort, SortsPairs) {
+  for (std::size_t n : {0u, 1u, 2u, 8191u, 8193u, 16385u, 300000u}) {
+    SCOPED_TRACE(n);
+    expect_bitonic_sorts_pairs(random_keys<std::uint32_t>(rng, n, 1000), corank::less{});
+    expect_bitonic_sorts_pairs(random_keys<std::uint64_t>(rng, n, ~0ull), corank::greater{});
+  }
+  std::vector<wide_key> w(20000);
+  for (auto& k : w) k = {rng() % 10, std::uint32_t(rng() % 10), 0};
+  expect_bitonic_sorts_pairs(w, wide_order{});
+}
+
+TEST_F(BitonicSort, HostEntryReportsTransferAndKernelTimes) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t n = 1 << 20;
+  std::uint32_t* pinned = nullptr;
+  CORANK_ASSERT_CUDA(cudaMallocHost(&pinned, n * sizeof(std::uint32_t)));
+  const auto keys = random_keys<std::uint32_t>(rng, n, 1ull << 32);
+  std::copy(keys.begin(), keys.end(), pinned);
+  corank::cuda::transfer_timings t;
+  CORANK_ASSERT_CUDA(corank::cuda::bitonic_sort_host(pinned, n, corank::less{}, &t));
+  expect_sorted_permutation(keys, std::vector<std::uint32_t>(pinned, pinned + n), corank::less{});
+  EXPECT_GT(t.h2d_ms, 0.0f);
+  EXPECT_GT(t.kernel_ms, 0.0f);
+  EXPECT_GT(t.d2h_ms, 0.0f);
+  cudaFreeHost(pinned);
+}
+
+// Above 2^31 keys (64-bit indices everywhere): u8 keys, checked by counts and order.
+TEST_F(BitonicSort, HugeSortsMoreThan2Pow31Keys) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t n = (std::size_t(1) << 31) + 4099;
+  std::vector<std::uint8_t> keys(n);
+  std::size_t counts[256] = {};
+  for (std::size_t i = 0; i < n; i += 8) {
+    std::uint64_t r = rng();
+    for (std::size_t j = i; j < i + 8 && j < n; ++j, r >>= 8) ++counts[keys[j] = std::uint8_t(r)];
+  }
+  device_buffer<std::uint8_t> d(keys);
+  ASSERT_NE(d.data(), nullptr);
+  CORANK_ASSERT_CUDA(corank::cuda::bitonic_sort(d.data(), n));
+  CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+  keys = d.to_host();
+  std::size_t at = 0;
+  for (int k = 0; k < 256; ++k)
+    for (std::size_t c = 0; c < counts[k]; ++c, ++at)
+      if (keys[at] != k) FAIL() << "key " << int(keys[at]) << " at " << at << ", expected " << k;
+}
+
+// ---- sort_segments
+
+/// Sorts each segment on the device (keys, and keys with values recording the original
+/// position) and checks every segment against std::sort (pairs as a multiset).
+template <class Compare>
+void expect_segments_sorted(const std::vector<std::uint32_t>& keys, const std::vector<int>& offsets,
+                            Compare comp) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t segments = offsets.size() - 1;
+  device_buffer<int> d_offsets(offsets);
+  guarded<std::uint32_t> dk(keys);
+  CORANK_ASSERT_CUDA(
+      corank::cuda::sort_segments(dk.data(), keys.size(), d_offsets.data(), segments, comp));
+  CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+  std::vector<std::uint32_t> expected = keys;
+  for (std::size_t s = 0; s < segments; ++s)
+    std::sort(expected.begin() + offsets[s], expected.begin() + offsets[s + 1], comp);
+  ASSERT_TRUE(dk.result() == expected);
+
+  std::vector<std::uint32_t> vals(keys.size());
+  std::iota(vals.begin(), vals.end(), 0u);
+  guarded<std::uint32_t> dk2(keys), dv(vals);
+  CORANK_ASSERT_CUDA(corank::cuda::sort_segments_by_key(dk2.data(), dv.data(), keys.size(),
+                                                        d_offsets.data(), segments, comp));
+  CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+  const auto got_keys = dk2.result(), got_vals = dv.result();
+  ASSERT_TRUE(got_keys == expected);
+  for (std::size_t s = 0; s < segments; ++s) {
+    std::vector<std::uint32_t> origin(got_vals.begin() + offsets[s],
+                                      got_vals.begin() + offsets[s + 1]);
+    for (std::size_t i = 0; i < origin.size(); ++i)
+      ASSERT_EQ(keys[origin[i]], got_keys[offsets[s] + i]) << "pair split in segment " << s;
+    std::sort(origin.begin(), origin.end());
+    for (std::size_t i = 0; i < origin.size(); ++i)
+      ASSERT_EQ(origin[i], std::uint32_t(offsets[s] + i)) << "value left its segment " << s;
+  }
+}
+
+std::vector<int> offsets_of(const std::vector<int>& sizes) {
+  std::vector<int> o(1, 0);
+  for (int s : sizes) o.push_back(o.back() + s);
+  return o;
+}
+
+class SortSegments : public corank::test::seeded_test {};
+
+TEST_F(SortSegments, HandlesNoSegmentsAndEmptySegments) {
+  CORANK_REQUIRE_GPU();
+  CORANK_ASSERT_CUDA(corank::cuda::sort_segments(static_cast<std::uint32_t*>(nullptr), 0,
+                                                 static_cast<const int*>(nullptr), 0));
+  expect_segments_sorted({}, offsets_of({0, 0, 0}), corank::less{});
+  expect_segments_sorted(random_keys<std::uint32_t>(rng, 10, 100), offsets_of({0, 3, 0, 0, 7, 0}),
+                         corank::less{});
+}
+
+TEST_F(SortSegments, SortsOneSegmentOfEverySizeClass) {
+  for (int n :
+       {1, 2, 32, 33, 64, 65, 256, 257, 1023, 1024, 1025, 2048, 2049, 8191, 8192, 8193, 100000})
+    expect_segments_sorted(random_keys<std::uint32_t>(rng, std::size_t(n), 1ull << 32),
+                           offsets_of({n}), corank::less{});
+}
+
+TEST_F(SortSegments, SortsMixedSizes) {
+  std::vector<int> sizes;
+  int total = 0;
+  while (total < 600000) {
+    const int cls = int(rng() % 10);
+    const int s = cls < 4   ? int(rng() % 40)
+                  : cls < 7 ? int(rng() % 1100)
+                  : cls < 9 ? int(rng() % 9000)
+                            : int(rng() % 70000);
+    sizes.push_back(s), total += s;
+  }
+  const auto keys = random_keys<std::uint32_t>(rng, std::size_t(total), 1000);
+  expect_segments_sorted(keys, offsets_of(sizes), corank::less{});
+  expect_segments_sorted(keys, offsets_of(sizes), corank::greater{});
+}
+
+TEST_F(SortSegments, SortsUniformSegments) {
+  for (int size : {32, 128, 1024}) {
+    const std::vector<int> sizes(std::size_t(200000 / size), size);
+    expect_segments_sorted(random_keys<std::uint32_t>(rng, sizes.size() * size, 1ull << 32),
+                           offsets_of(sizes), corank::less{});
+  }
+}
+
+}  // namespace
