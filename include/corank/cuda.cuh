@@ -8,3 +8,4 @@
 #include "corank/cuda/merge.cuh"
 #include "corank/cuda/bitonic_sort.cuh"
 #include "corank/cuda/segmented_sort.cuh"
+#include "corank/cuda/segmented_scan.cuh"

@@ -1,0 +1,34 @@
+// corank_gpu_scan_bench: the GPU segmented-scan benchmarks as their own binary.
+//   corank_gpu_scan_bench segmented [--n N] [--lengths 4 32 1024] [--json F]
+//   corank_gpu_scan_bench spmv [--matrices cant ...] [--json F]
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
+
+#include "gpu_segmented_scan.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"GPU segmented-scan benchmarks: corank vs CUB"};
+  app.require_subcommand(1);
+  corank::bench::gpu_scan_bench_config config;
+  bool production_only = false;
+  for (CLI::App* sub : {app.add_subcommand("segmented", "100M f32 by mean segment length"),
+                        app.add_subcommand("spmv", "the study's iteration on its matrices")}) {
+    sub->add_option("--n", config.n, "values (segmented)");
+    sub->add_option("--lengths", config.mean_lengths, "mean segment lengths (segmented)");
+    sub->add_option("--matrices", config.matrices, "matrix names (spmv; default all)");
+    sub->add_option("--repeats", config.repeats, "timed runs");
+    sub->add_option("--json", config.json_path, "write the measurements as JSON");
+    sub->add_flag("--production-only", production_only, "skip the study's kernels");
+  }
+  CLI11_PARSE(app, argc, argv);
+  config.studied = !production_only;
+  try {
+    if (app.got_subcommand("segmented"))
+      return corank::bench::run_gpu_segmented_scan_bench(config, std::cout);
+    return corank::bench::run_gpu_spmv_scan_bench(config, std::cout);
+  } catch (const std::exception& e) {
+    std::cerr << "corank_gpu_scan_bench: " << e.what() << "\n";
+    return 2;
+  }
+}

@@ -1,0 +1,150 @@
+// Cooperative pieces of the segmented scan: the (head flag, value) pair and its operator, warp and
+// block scans of pairs, the warp-wide search of a tile's first segment head in the offsets, and the
+// per-tile status words of the decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix
+// Scan with Decoupled Look-back", 2016) whose carries stop at segment heads.
+#pragma once
+
+#include <cstdint>
+
+namespace corank::cuda::block {
+
+/// A partial segmented reduction: `value` is the reduction since the last segment head inside the
+/// range (or since the range's start), `head` says whether the range holds a head.
+template <class T>
+struct flagged {
+  bool head;
+  T value;
+};
+
+/// The segmented-scan operator: a head on the right cuts off everything on its left.
+template <class T, class Op>
+__device__ __forceinline__ flagged<T> combine(const flagged<T>& left, const flagged<T>& right,
+                                              Op& op) {
+  return {left.head || right.head, right.head ? right.value : op(left.value, right.value)};
+}
+
+/// Inclusive scan of pairs across a warp (Kogge-Stone with shuffles).
+template <class T, class Op>
+__device__ __forceinline__ flagged<T> warp_inclusive_scan(flagged<T> x, int lane, Op& op) {
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    const T v = __shfl_up_sync(0xffffffffu, x.value, d);
+    const bool h = __shfl_up_sync(0xffffffffu, x.head, d);
+    if (lane >= d) x = combine(flagged<T>{h, v}, x, op);
+  }
+  return x;
+}
+
+/// Shared memory of block_exclusive_scan.
+template <class T, int Warps>
+struct block_scan_storage {
+  T value[Warps];
+  bool head[Warps];
+};
+
+/// Block-wide scan of one pair per thread. Returns whether an exclusive prefix exists (false for
+/// thread 0) and writes it to `prefix`; `total` receives the block's reduction. One barrier.
+template <int Threads, class T, class Op>
+__device__ __forceinline__ bool block_exclusive_scan(flagged<T> x, flagged<T>& prefix,
+                                                     flagged<T>& total,
+                                                     block_scan_storage<T, Threads / 32>& s,
+                                                     Op& op) {
+  constexpr int warps = Threads / 32;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const flagged<T> inclusive = warp_inclusive_scan(x, lane, op);
+  if (lane == 31) {
+    s.value[warp] = inclusive.value;
+    s.head[warp] = inclusive.head;
+  }
+  __syncthreads();
+  // The prefix of the warps before this one, and the block's total (few warps: sequential).
+  flagged<T> warp_prefix{s.head[0], s.value[0]};
+  total = warp_prefix;
+#pragma unroll
+  for (int w = 1; w < warps; ++w) {
+    const flagged<T> next{s.head[w], s.value[w]};
+    if (w == warp) warp_prefix = total;
+    total = combine(total, next, op);
+  }
+  const T up_value = __shfl_up_sync(0xffffffffu, inclusive.value, 1);
+  const bool up_head = __shfl_up_sync(0xffffffffu, inclusive.head, 1);
+  if (lane > 0) {
+    prefix = warp > 0 ? combine(warp_prefix, flagged<T>{up_head, up_value}, op)
+                      : flagged<T>{up_head, up_value};
+    return true;
+  }
+  prefix = warp_prefix;
+  return warp > 0;
+}
+
+/// lower_bound over sorted offsets[0, count) for `key`, by one warp: each round, 32 lanes probe
+/// 32 evenly spaced positions, so about log32(count) dependent loads. All lanes get the result.
+template <class Offset>
+__device__ __forceinline__ std::int64_t warp_lower_bound(const Offset* offsets, std::int64_t count,
+                                                         std::int64_t key, int lane) {
+  std::int64_t lo = 0, hi = count;  // invariant: the answer lies in [lo, hi]
+  while (lo < hi) {
+    const std::int64_t step = (hi - lo + 31) / 32;
+    const std::int64_t probe =
+        lo + (lane + 1) * step - 1;  // offsets[probe] < key <=> answer > probe
+    const bool below = probe < hi && static_cast<std::int64_t>(offsets[probe]) < key;
+    const int c = __popc(__ballot_sync(0xffffffffu, below));
+    const std::int64_t next_hi = lo + (c + 1) * step - 1;
+    lo += c * step;
+    hi = next_hi < hi ? next_hi : hi;
+  }
+  return lo;
+}
+
+/// Per-tile status for the decoupled look-back. A word holds (epoch << 2) | kind, so a workspace is
+/// reused across calls without clearing: words of earlier calls read as "not ready".
+struct tile_status {
+  static constexpr unsigned aggregate = 1;  ///< value = reduction of a tile without heads
+  static constexpr unsigned carry = 2;      ///< value = the carry out of the tile (final)
+
+  __device__ static unsigned load_acquire(const unsigned* p) {
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+  }
+  __device__ static void store_release(unsigned* p, unsigned v) {
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  }
+};
+
+/// Aggregates and carries live in separate arrays: a tile without heads publishes its aggregate
+/// and later its carry, and a reader that saw "aggregate" must not read the carry in its place.
+template <class T>
+struct tile_state {
+  unsigned* words;
+  T* aggregates;
+  T* carries;
+  unsigned epoch;
+
+  __device__ void publish(std::int64_t tile, unsigned kind, const T& value) const {
+    (kind == tile_status::carry ? carries : aggregates)[tile] = value;
+    tile_status::store_release(words + tile, (epoch << 2) | kind);
+  }
+
+  /// The carry into `tile`: the reduction, back to the nearest segment head, of all earlier tiles.
+  /// Called by one thread. Tile 0 starts with a head, so the walk ends at or after it.
+  template <class Op>
+  __device__ T look_back(std::int64_t tile, Op& op) const {
+    T carry{};
+    bool have = false;
+    for (std::int64_t pred = tile - 1;; --pred) {
+      unsigned w = tile_status::load_acquire(words + pred);
+      for (int spins = 0; (w >> 2) != epoch; ++spins) {
+        if (spins > 4) __nanosleep(32);
+        w = tile_status::load_acquire(words + pred);
+      }
+      const bool final_carry = (w & 3u) == tile_status::carry;
+      const T v = final_carry ? carries[pred] : aggregates[pred];
+      carry = have ? op(v, carry) : v;
+      have = true;
+      if (final_carry) return carry;
+    }
+  }
+};
+
+}  // namespace corank::cuda::block

@@ -1,0 +1,257 @@
+// The GPU segmented-scan kernels: the single-pass production kernel and the study's two variants
+// (one thread per segment, one warp per segment). All read their elements through a Source, so
+// the iteration of the sparse-matrix problem (scan of a * xbar) is the same kernels, fused.
+#pragma once
+
+#include <cstdint>
+
+#include "corank/cuda/block/segmented_scan.cuh"
+
+namespace corank::cuda::kernels {
+
+/// Elements in[i].
+template <class T>
+struct plain_source {
+  const T* in;
+  __device__ __forceinline__ T operator[](std::int64_t i) const { return in[i]; }
+  template <int V>
+  __device__ __forceinline__ void load_vector(std::int64_t first, T (&v)[V]) const {
+    struct alignas(16) vec {
+      T x[V];
+    };
+    const vec a = *reinterpret_cast<const vec*>(in + first);
+#pragma unroll
+    for (int k = 0; k < V; ++k) v[k] = a.x[k];
+  }
+};
+
+/// Elements in[i] * scale[i]: one step of the sparse-matrix iteration (b = scan of a * xbar).
+template <class T>
+struct scaled_source {
+  const T* in;
+  const T* scale;
+  __device__ __forceinline__ T operator[](std::int64_t i) const { return in[i] * scale[i]; }
+  template <int V>
+  __device__ __forceinline__ void load_vector(std::int64_t first, T (&v)[V]) const {
+    struct alignas(16) vec {
+      T x[V];
+    };
+    const vec a = *reinterpret_cast<const vec*>(in + first);
+    const vec s = *reinterpret_cast<const vec*>(scale + first);
+#pragma unroll
+    for (int k = 0; k < V; ++k) v[k] = a.x[k] * s.x[k];
+  }
+};
+
+/// What a scan writes at position j, given the inclusive value there, the one before it in the
+/// segment (`before`, meaningful unless `head`), and whether j is a segment head.
+template <bool Exclusive, class T, class Op>
+__device__ __forceinline__ T scan_output(const T& inclusive, const T& before, bool head,
+                                         const T& init, Op& op) {
+  if constexpr (Exclusive)
+    return head ? init : op(init, before);
+  else
+    return inclusive;
+}
+
+// ---- production: single pass, decoupled look-back over tiles, heads from the offsets ---------
+
+template <class Shape, class T>
+struct tile_smem {
+  static constexpr int head_words = (Shape::tile + 31) / 32;
+  alignas(16) T values[Shape::tile];
+  unsigned head_bits[head_words];
+  block::block_scan_storage<T, Shape::warps> scan;
+  std::int64_t first_head_index;
+  T carry;
+};
+
+/// One tile per block, tiles in launch order (block i = tile i, as CUB's single-pass scan relies
+/// on: blocks start in index order, so a tile's predecessors are running or done).
+/// 1. Load the tile (16-byte vectors when whole and aligned) into shared memory; meanwhile warp 0
+///    finds the tile's first head in the offsets by a warp-wide search.
+/// 2. The block walks the offsets that fall in the tile and sets their head bits (co-rank between
+///    element positions and segment heads; empty segments set the same bit again).
+/// 3. Each thread scans its run of `items` elements; the block scans the per-thread pairs.
+/// 4. Thread 0 publishes the tile's carry (at once if the tile holds a head) and, unless the tile
+///    starts at a head, looks back for the carry in, which stops at the nearest head.
+/// 5. Each thread finishes its items and the block stores the tile.
+template <class Shape, bool Exclusive, class Source, class T, class Offset, class Op>
+__global__ void __launch_bounds__(Shape::threads)
+    segmented_scan_tiles(Source src, T* out, std::int64_t n, const Offset* offsets,
+                         std::int64_t num_segments, Op op, T init, block::tile_state<T> state,
+                         bool vectors_aligned) {
+  constexpr int NT = Shape::threads, items = Shape::items, tile_items = Shape::tile;
+  constexpr int V = 16 / sizeof(T) > 0 ? int(16 / sizeof(T)) : 1;
+  constexpr int tile_vectors = tile_items / V;
+  __shared__ tile_smem<Shape, T> s;
+  const int tid = threadIdx.x, lane = tid % 32;
+  const std::int64_t tile = blockIdx.x, base = tile * tile_items;
+  const int count = n - base < tile_items ? int(n - base) : tile_items;
+
+  for (int w = tid; w < tile_smem<Shape, T>::head_words; w += NT) s.head_bits[w] = 0;
+  if (count == tile_items && vectors_aligned) {
+#pragma unroll
+    for (int r = 0; r < (tile_vectors + NT - 1) / NT; ++r) {
+      const int v = tid + r * NT;
+      if (v < tile_vectors) {
+        T x[V];
+        src.template load_vector<V>(base + std::int64_t(v) * V, x);
+#pragma unroll
+        for (int k = 0; k < V; ++k) s.values[v * V + k] = x[k];
+      }
+    }
+  } else {
+    for (int i = tid; i < count; i += NT) s.values[i] = src[base + i];
+  }
+  if (tid < 32) {
+    const std::int64_t h = block::warp_lower_bound(offsets, num_segments + 1, base, lane);
+    if (lane == 0) s.first_head_index = h;
+  }
+  __syncthreads();
+
+  // Heads in [base, base + count): offsets[h..] below the tile's end, offsets[num_segments] = n
+  // excluded. Continue while the block's last thread still saw one.
+  const std::int64_t end = base + count;
+  for (std::int64_t first = s.first_head_index;; first += NT) {
+    const std::int64_t i = first + tid;
+    bool inside = false;
+    if (i < num_segments) {
+      const std::int64_t head = static_cast<std::int64_t>(offsets[i]);
+      inside = head < end;
+      if (inside) {
+        const int at = int(head - base);
+        atomicOr(&s.head_bits[at / 32], 1u << (at % 32));
+      }
+    }
+    if (!__syncthreads_or(tid == NT - 1 && inside)) break;
+  }
+
+  // Thread-local inclusive scan of this thread's run; items past n count as heads.
+  T v[items];
+  bool head[items];
+#pragma unroll
+  for (int j = 0; j < items; ++j) {
+    const int at = tid * items + j;
+    v[j] = s.values[at];
+    head[j] = at >= count || ((s.head_bits[at / 32] >> (at % 32)) & 1u);
+  }
+  block::flagged<T> mine{head[0], v[0]};
+#pragma unroll
+  for (int j = 1; j < items; ++j) {
+    if (!head[j]) v[j] = op(v[j - 1], v[j]);
+    mine.head = mine.head || head[j];
+  }
+  mine.value = v[items - 1];
+
+  block::flagged<T> prefix, total;
+  const bool has_prefix = block::block_exclusive_scan<NT>(mine, prefix, total, s.scan, op);
+
+  if (tid == 0) {
+    if (total.head)
+      state.publish(tile, block::tile_status::carry, total.value);
+    else
+      state.publish(tile, block::tile_status::aggregate, total.value);
+    if (!head[0]) {
+      const T carry = state.look_back(tile, op);
+      if (!total.head) state.publish(tile, block::tile_status::carry, op(carry, total.value));
+      s.carry = carry;
+    }
+  }
+  __syncthreads();
+
+  // The value just before this thread's first item, within its segment (unused at a head).
+  // The carry is read only where it exists: the tile does not start at a head.
+  T before = prefix.value;
+  if (!head[0]) {
+    if (!has_prefix)
+      before = s.carry;
+    else if (!prefix.head)
+      before = op(s.carry, prefix.value);
+  }
+  bool cut = false;  // items before the thread's first head continue the segment open at its start
+#pragma unroll
+  for (int j = 0; j < items; ++j) {
+    cut = cut || head[j];
+    if (!cut) v[j] = op(before, v[j]);
+  }
+  if constexpr (Exclusive) {
+#pragma unroll
+    for (int j = items - 1; j > 0; --j) v[j] = head[j] ? init : op(init, v[j - 1]);
+    v[0] = head[0] ? init : op(init, before);
+  }
+#pragma unroll
+  for (int j = 0; j < items; ++j) s.values[tid * items + j] = v[j];
+  __syncthreads();
+
+  if (count == tile_items && vectors_aligned) {
+    struct alignas(16) vec {
+      T x[V];
+    };
+#pragma unroll
+    for (int r = 0; r < (tile_vectors + NT - 1) / NT; ++r) {
+      const int vi = tid + r * NT;
+      if (vi < tile_vectors)
+        reinterpret_cast<vec*>(out + base)[vi] = reinterpret_cast<const vec*>(s.values)[vi];
+    }
+  } else {
+    for (int i = tid; i < count; i += NT) out[base + i] = s.values[i];
+  }
+}
+
+// ---- study: one thread per segment ------------------------------------------------------------
+
+/// Each thread walks whole segments sequentially (grid-stride over segments): neighbouring threads
+/// read addresses a segment apart, so loads coalesce only for very short segments.
+template <bool Exclusive, class Source, class T, class Offset, class Op>
+__global__ void segmented_scan_thread_per_segment(Source src, T* out, const Offset* offsets,
+                                                  std::int64_t num_segments, Op op, T init) {
+  const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t seg = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; seg < num_segments;
+       seg += stride) {
+    const std::int64_t first = offsets[seg], last = offsets[seg + 1];
+    T acc = init;
+    for (std::int64_t j = first; j < last; ++j) {
+      const T x = src[j];
+      if constexpr (Exclusive) {
+        out[j] = acc;
+        acc = op(acc, x);
+      } else {
+        acc = j == first ? x : op(acc, x);
+        out[j] = acc;
+      }
+    }
+  }
+}
+
+// ---- study: one warp per segment (intra-warp scan) --------------------------------------------
+
+/// Each warp scans whole segments, 32 elements a step with a shuffle scan, the carry passed from
+/// lane 31 (the study moved 31 elements a step; shuffles remove that overlap).
+template <bool Exclusive, class Source, class T, class Offset, class Op>
+__global__ void segmented_scan_warp_per_segment(Source src, T* out, const Offset* offsets,
+                                                std::int64_t num_segments, Op op, T init) {
+  const int lane = threadIdx.x % 32;
+  const std::int64_t warps = std::int64_t(gridDim.x) * blockDim.x / 32;
+  for (std::int64_t seg = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+       seg < num_segments; seg += warps) {
+    const std::int64_t first = offsets[seg], last = offsets[seg + 1];
+    T carry{};
+    for (std::int64_t chunk = first; chunk < last; chunk += 32) {
+      const std::int64_t j = chunk + lane;
+      T x = j < last ? src[j] : T{};
+#pragma unroll
+      for (int d = 1; d < 32; d *= 2) {
+        const T up = __shfl_up_sync(0xffffffffu, x, d);
+        if (lane >= d) x = op(up, x);
+      }
+      if (chunk != first) x = op(carry, x);
+      T before = __shfl_up_sync(0xffffffffu, x, 1);
+      if (lane == 0) before = carry;
+      if (j < last) out[j] = scan_output<Exclusive>(x, before, j == first, init, op);
+      carry = __shfl_sync(0xffffffffu, x, 31);
+    }
+  }
+}
+
+}  // namespace corank::cuda::kernels

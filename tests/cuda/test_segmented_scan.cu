@@ -1,0 +1,216 @@
+// The GPU segmented scans (production kernel and the study's two) against the sequential
+// reference: exact for integers, within float rounding of a double reference for floats.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "corank/cuda/segmented_scan.cuh"
+#include "support/cuda_test.cuh"
+#include "support/seeded_test.hpp"
+#include "support/segmented_scan_reference.hpp"
+
+namespace {
+
+using corank::cuda::segmented_scan_algorithm;
+using corank::test::device_buffer;
+using corank::test::offsets_with_heads;
+using corank::test::random_offsets;
+using corank::test::random_values;
+using corank::test::reference_segmented_scan;
+
+constexpr int tile4 = corank::cuda::tuning::segmented_scan_policy<4>::shape::tile;
+constexpr int tile8 = corank::cuda::tuning::segmented_scan_policy<8>::shape::tile;
+
+class GpuSegmentedScan : public corank::test::seeded_test,
+                         public ::testing::WithParamInterface<segmented_scan_algorithm> {
+ protected:
+  corank::cuda::segmented_scan_options options() const {
+    corank::cuda::segmented_scan_options opt;
+    opt.algorithm = GetParam();
+    return opt;
+  }
+
+  /// Runs the scan on the device; `shift` elements of offset make the pointers unaligned; in place
+  /// when `in_place`. Returns the output (poisoned beforehand).
+  template <bool Exclusive, class T, class Offset, class Op>
+  std::vector<T> run(const std::vector<T>& in, const std::vector<Offset>& offsets, Op op, T init,
+                     bool in_place, std::size_t shift = 0) {
+    const std::size_t n = in.size(), p = offsets.size() - 1;
+    std::vector<T> padded(shift, T{});
+    padded.insert(padded.end(), in.begin(), in.end());
+    device_buffer<T> d_in(padded), d_out(n + shift);
+    device_buffer<Offset> d_off(offsets);
+    d_out.poison();
+    T* out = in_place ? d_in.data() + shift : d_out.data() + shift;
+    const T* src = d_in.data() + shift;
+    cudaError_t e;
+    if constexpr (Exclusive)
+      e = corank::cuda::segmented_exclusive_scan(options(), src, out, n, d_off.data(), p, init, op);
+    else
+      e = corank::cuda::segmented_inclusive_scan(options(), src, out, n, d_off.data(), p, op);
+    EXPECT_EQ(e, cudaSuccess) << cudaGetErrorString(e);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    auto all = in_place ? d_in.to_host() : d_out.to_host();
+    return std::vector<T>(all.begin() + static_cast<std::ptrdiff_t>(shift), all.end());
+  }
+
+  /// Exact check of inclusive and exclusive, out of place and in place.
+  template <class T, class Offset, class Op = corank::plus>
+  void check_exact(const std::vector<T>& in, const std::vector<Offset>& offsets, Op op = {},
+                   T init = T{}, std::size_t shift = 0) {
+    SCOPED_TRACE("n=" + std::to_string(in.size()) +
+                 " segments=" + std::to_string(offsets.size() - 1));
+    const auto inc = reference_segmented_scan<T>(in, offsets, op, false);
+    const auto exc = reference_segmented_scan<T>(in, offsets, op, true, init);
+    for (bool in_place : {false, true}) {
+      SCOPED_TRACE(in_place ? "in place" : "out of place");
+      ASSERT_EQ((run<false>(in, offsets, op, init, in_place, shift)), inc);
+      ASSERT_EQ((run<true>(in, offsets, op, init, in_place, shift)), exc);
+    }
+  }
+};
+
+TEST_P(GpuSegmentedScan, IntegerSumsAreExactForRandomSegmentLengths) {
+  CORANK_REQUIRE_GPU();
+  for (double mean : {1.0, 4.0, 32.0, 1024.0, 20000.0}) {
+    const std::size_t n = std::uniform_int_distribution<std::size_t>(1, 400000)(rng);
+    check_exact(random_values<std::int32_t>(rng, n, -1000, 1000), random_offsets(rng, n, mean));
+  }
+}
+
+TEST_P(GpuSegmentedScan, TakesThirtyTwoBitOffsets) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t n = 100000;
+  check_exact(random_values<std::int32_t>(rng, n, -99, 99),
+              random_offsets<std::int32_t>(rng, n, 7.0, 0.1));
+}
+
+TEST_P(GpuSegmentedScan, HandlesEmptySegmentsAndEmptyInput) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t n = 3 * tile4 + 17;
+  check_exact(random_values<std::int32_t>(rng, n, -100, 100), random_offsets(rng, n, 6.0, 0.4));
+  std::vector<std::int64_t> offsets(300, 0);  // empties at the start, piled mid-tile, at the end
+  for (int i = 0; i < 300; ++i) offsets.push_back(tile4 + 5);
+  for (int i = 0; i < 300; ++i) offsets.push_back(n);
+  check_exact(random_values<std::int32_t>(rng, n, -100, 100), offsets);
+  EXPECT_EQ(corank::cuda::segmented_inclusive_scan(options(), (const int*)nullptr, (int*)nullptr, 0,
+                                                   (const std::int64_t*)nullptr, 0),
+            cudaSuccess);
+}
+
+TEST_P(GpuSegmentedScan, OneSegmentSpanningEverything) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t n =
+      GetParam() == segmented_scan_algorithm::thread_per_segment ? 200003 : 3000017;
+  check_exact(random_values<std::int32_t>(rng, n, -9, 9),
+              std::vector<std::int64_t>{0, std::int64_t(n)});
+}
+
+TEST_P(GpuSegmentedScan, AllSegmentsOfLengthOne) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t n = 5 * tile4 + 3;
+  std::vector<std::int64_t> offsets(n + 1);
+  for (std::size_t i = 0; i <= n; ++i) offsets[i] = std::int64_t(i);
+  check_exact(random_values<std::int32_t>(rng, n, -1000, 1000), offsets);
+}
+
+TEST_P(GpuSegmentedScan, HeadsAtTileEdgesPlusMinusOne) {
+  CORANK_REQUIRE_GPU();
+  for (int delta : {-1, 0, 1}) {
+    const std::size_t n4 = 6 * tile4 + delta + 1, n8 = 6 * tile8 + delta + 1;
+    std::vector<std::size_t> h4, h8;
+    for (int k = 1; k <= 5; k += 2) {  // heads at some edges; tiles 2 and 4 have no head at all
+      h4.push_back(std::size_t(k * tile4 + delta));
+      h8.push_back(std::size_t(k * tile8 + delta));
+    }
+    check_exact(random_values<std::int32_t>(rng, n4, -9, 9), offsets_with_heads(n4, h4));
+    check_exact(random_values<std::int64_t>(rng, n8, -9, 9), offsets_with_heads(n8, h8));
+  }
+}
+
+TEST_P(GpuSegmentedScan, MaxAndMinOperators) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t n = 50000;
+  const auto offsets = random_offsets(rng, n, 40.0, 0.1);
+  const auto in = random_values<std::int32_t>(rng, n, -1000000, 1000000);
+  check_exact(in, offsets, corank::maximum{}, std::numeric_limits<std::int32_t>::lowest());
+  check_exact(in, offsets, corank::minimum{}, std::numeric_limits<std::int32_t>::max());
+  const auto f = random_values<float>(rng, n);
+  check_exact(f, offsets, corank::maximum{}, -1e30f);
+}
+
+TEST_P(GpuSegmentedScan, ExclusiveStartsEachSegmentAtInit) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t n = 20000;
+  check_exact(random_values<std::int64_t>(rng, n, 0, 50), random_offsets(rng, n, 16.0, 0.2),
+              corank::plus{}, std::int64_t{1000});
+}
+
+TEST_P(GpuSegmentedScan, HandlesUnalignedPointers) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t n = 4 * tile4 + 11;
+  check_exact(random_values<std::int32_t>(rng, n, -50, 50), random_offsets(rng, n, 20.0),
+              corank::plus{}, 0, 1);
+}
+
+TEST_P(GpuSegmentedScan, FloatAndDoubleSumsMatchTheDoubleReference) {
+  CORANK_REQUIRE_GPU();
+  for (double mean : {4.0, 32.0, 1024.0}) {
+    const std::size_t n = 1000000;
+    const auto offsets = random_offsets(rng, n, mean);
+    const auto f = random_values<float>(rng, n, 0.5, 1.0);
+    const auto want_f = reference_segmented_scan<double>(f, offsets, corank::plus{});
+    EXPECT_LT(corank::test::relative_error_max_norm(
+                  run<false>(f, offsets, corank::plus{}, 0.0f, false), want_f),
+              1e-5)
+        << "mean=" << mean;
+    const auto d = random_values<double>(rng, n);
+    const auto want_d = reference_segmented_scan<double>(d, offsets, corank::plus{});
+    EXPECT_LT(corank::test::relative_error_max_norm(
+                  run<false>(d, offsets, corank::plus{}, 0.0, true), want_d),
+              1e-12)
+        << "mean=" << mean;
+  }
+}
+
+TEST_P(GpuSegmentedScan, ScaledIterationsInPlaceReuseTheWorkspace) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t n = 700001;
+  const auto offsets = random_offsets(rng, n, 12.0, 0.05);
+  auto a = random_values<float>(rng, n, 0.1, 1.0);
+  const auto xbar = random_values<float>(rng, n, 0.5, 1.0);
+  std::vector<double> want(a.begin(), a.end());
+  device_buffer<float> d_a(a), d_x(xbar);
+  device_buffer<std::int64_t> d_off(offsets);
+  corank::cuda::segmented_scan_workspace ws;
+  auto opt = options();
+  opt.workspace = &ws;
+  for (int iter = 0; iter < 5; ++iter) {
+    for (std::size_t i = 0; i < n; ++i) want[i] *= xbar[i];
+    want = reference_segmented_scan<double>(want, offsets, corank::plus{});
+    ASSERT_EQ(corank::cuda::scaled_segmented_inclusive_scan(opt, d_a.data(), d_x.data(), d_a.data(),
+                                                            n, d_off.data(), offsets.size() - 1),
+              cudaSuccess);
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_LT(corank::test::relative_error_max_norm(d_a.to_host(), want), 1e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(, GpuSegmentedScan,
+                         ::testing::Values(segmented_scan_algorithm::automatic,
+                                           segmented_scan_algorithm::thread_per_segment,
+                                           segmented_scan_algorithm::warp_per_segment),
+                         [](const auto& info) {
+                           switch (info.param) {
+                             case segmented_scan_algorithm::automatic:
+                               return std::string("automatic");
+                             case segmented_scan_algorithm::thread_per_segment:
+                               return std::string("thread_per_segment");
+                             default:
+                               return std::string("warp_per_segment");
+                           }
+                         });
+
+}  // namespace
