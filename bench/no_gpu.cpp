@@ -2,10 +2,19 @@
 #include <stdexcept>
 
 #include "gpu_merge.hpp"
+#include "gpu_segmented_scan.hpp"
 
 namespace corank::bench {
 
 int run_gpu_merge_bench(const gpu_merge_config&, std::ostream&) {
+  throw std::runtime_error("this corank was built without the CUDA backend");
+}
+
+int run_gpu_segmented_scan_bench(const gpu_scan_bench_config&, std::ostream&) {
+  throw std::runtime_error("this corank was built without the CUDA backend");
+}
+
+int run_gpu_spmv_scan_bench(const gpu_scan_bench_config&, std::ostream&) {
   throw std::runtime_error("this corank was built without the CUDA backend");
 }
 
