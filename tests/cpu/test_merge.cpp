@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "corank/cpu/merge.hpp"
+#include "corank/cpu/merge_streams.hpp"
 #include "corank/merge_path.hpp"
 #include "support/merge_reference.hpp"
 #include "support/seeded_test.hpp"
@@ -144,6 +145,65 @@ TEST_F(CpuMerge, SerialMergesMatchStdMerge) {
   }
 }
 
+// --- the interleaved multi-stream merge --------------------------------------------------------
+
+// Runs merge_streams_by_key<Streams> with `min_items` per stream and checks keys and origins.
+template <int Streams, class T>
+void check_streams(const std::vector<T>& a, const std::vector<T>& b, std::ptrdiff_t min_items) {
+  std::vector<T> want_keys;
+  std::vector<std::uint64_t> want_values;
+  reference_merge_by_key(a, b, corank::less{}, want_keys, want_values);
+  const auto va = origins(0, a.size()), vb = origins(1, b.size());
+  std::vector<T> keys(a.size() + b.size(), T(poison32));
+  std::vector<std::uint64_t> values(keys.size(), poison64);
+  corank::cpu::merge_streams_by_key<Streams>(a.data(), a.data() + a.size(), va.data(), b.data(),
+                                             b.data() + b.size(), vb.data(), keys.data(),
+                                             values.data(), corank::less{}, min_items);
+  ASSERT_EQ(keys, want_keys) << "streams=" << Streams << " m=" << a.size() << " n=" << b.size();
+  ASSERT_EQ(values, want_values) << "streams=" << Streams << " m=" << a.size() << " n=" << b.size();
+}
+
+template <int Streams>
+void check_streams_around_split_points(std::mt19937_64& rng) {
+  // Stream cuts sit at multiples of total / Streams, and fewer streams are used below
+  // Streams * min_items: sizes around both, with few and many distinct keys.
+  for (std::ptrdiff_t min_items : {1, 2, 5})
+    for (std::ptrdiff_t base : {Streams * min_items, Streams * std::ptrdiff_t(7), Streams * std::ptrdiff_t(100)})
+      for (std::ptrdiff_t shift : {-1, 0, 1})
+        for (std::uint64_t range : {std::uint64_t(1), std::uint64_t(3), std::uint64_t(1) << 30}) {
+          const std::size_t total = std::size_t(base + shift), m = rng() % (total + 1);
+          check_streams<Streams>(sorted_keys<std::uint32_t>(rng, m, range),
+                                 sorted_keys<std::uint32_t>(rng, total - m, range), min_items);
+        }
+}
+
+TEST_F(CpuMerge, InterleavedStreamsMatchTheReferenceAroundTheirSplitPoints) {
+  check_streams_around_split_points<1>(rng);
+  check_streams_around_split_points<2>(rng);
+  check_streams_around_split_points<3>(rng);
+  check_streams_around_split_points<4>(rng);
+  check_streams_around_split_points<8>(rng);
+}
+
+TEST_F(CpuMerge, InterleavedStreamsWithOneSidedAndUnevenInputs) {
+  std::vector<std::uint32_t> low = sorted_keys<std::uint32_t>(rng, 1000, 1000), high = low;
+  for (auto& x : high) x += 1000;
+  check_streams<4>(low, high, 1);
+  check_streams<4>(high, low, 1);
+  check_streams<4>(low, std::vector<std::uint32_t>(3, 500), 1);  // B lands in one stream
+  check_streams<4>(std::vector<std::uint32_t>(1, 7), low, 1);
+  check_streams<4>(low, std::vector<std::uint32_t>{}, 1);
+  check_streams<3>(std::vector<std::uint32_t>{}, low, 1);
+}
+
+TEST(ChunkCount, AtLeastOnePerThreadAtMostTheCapNoneTooSmall) {
+  using corank::cpu::detail::chunk_count;
+  EXPECT_EQ(chunk_count(0, 2, 8, 100), 2);
+  EXPECT_EQ(chunk_count(199, 2, 8, 100), 2);
+  EXPECT_EQ(chunk_count(300, 2, 8, 100), 3);
+  EXPECT_EQ(chunk_count(1000000, 2, 8, 100), 16);
+}
+
 // --- the parallel merge -----------------------------------------------------------------------
 
 TEST_F(CpuMerge, MatchesStdMergeOverManySizes) {
@@ -206,6 +266,20 @@ TEST_F(CpuMerge, SizesAroundTheParallelSplitPoints) {
         for (std::size_t n : {base - 1, base, base + 1})
           check(sorted_keys<int>(rng, m, 50), sorted_keys<int>(rng, n, 50), corank::less{},
                 parallel(threads));
+}
+
+TEST_F(CpuMerge, SizesAroundTheChunkBoundaries) {
+  // Large merges are cut into chunks of at least merge_min_chunk_items, up to
+  // merge_chunks_per_thread per thread: sizes where the chunk count changes, plus or minus one.
+  namespace tuning = corank::cpu::tuning;
+  for (int threads : {2, 3})
+    for (std::ptrdiff_t chunks : {std::ptrdiff_t(threads) + 1, std::ptrdiff_t(threads) * tuning::merge_chunks_per_thread})
+      for (std::ptrdiff_t shift : {-1, 0, 1}) {
+        const std::size_t total = std::size_t(chunks * tuning::merge_min_chunk_items + shift);
+        check(sorted_keys<std::uint32_t>(rng, total / 3, 1u << 20),
+              sorted_keys<std::uint32_t>(rng, total - total / 3, 1u << 20), corank::less{},
+              parallel(threads));
+      }
 }
 
 TEST_F(CpuMerge, AroundTheSequentialThreshold) {

@@ -51,5 +51,14 @@ inline int threads_for(std::size_t items, const options& opt) {
   return opt.threads > 0 ? opt.threads : max_threads();
 }
 
+/// Chunks to cut `items` of work into for `threads` threads: at least one per thread, at most
+/// `per_thread` per thread, none smaller than `min_items` (unless that leaves fewer than threads).
+inline std::ptrdiff_t chunk_count(std::ptrdiff_t items, int threads, int per_thread,
+                                  std::ptrdiff_t min_items) {
+  const std::ptrdiff_t most = std::ptrdiff_t(threads) * per_thread;
+  const std::ptrdiff_t by_size = items / (min_items > 0 ? min_items : 1);
+  return by_size < threads ? threads : (by_size > most ? most : by_size);
+}
+
 }  // namespace detail
 }  // namespace corank::cpu

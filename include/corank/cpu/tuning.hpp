@@ -9,4 +9,16 @@ namespace corank::cpu::tuning {
 /// Below this many items an algorithm runs on the calling thread alone.
 inline constexpr std::size_t sequential_below_items = std::size_t(1) << 15;
 
+/// Parallel merges cut the output into up to this many chunks per thread, scheduled dynamically,
+/// each of at least merge_min_chunk_items outputs.
+inline constexpr int merge_chunks_per_thread = 8;
+inline constexpr std::ptrdiff_t merge_min_chunk_items = std::ptrdiff_t(1) << 16;
+
+/// Independent merge streams interleaved per thread (see merge_streams.hpp): enough to cover the
+/// load-compare-advance latency without running out of registers.
+inline constexpr int merge_streams = 4;
+
+/// Below this many outputs per stream, fewer streams: the split costs co-rank searches.
+inline constexpr std::ptrdiff_t merge_min_stream_items = 512;
+
 }  // namespace corank::cpu::tuning
