@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "corank/cuda/bitonic_sort.cuh"
+#include "corank/cuda/merge_sort.cuh"
 #include "corank/cuda/segmented_sort.cuh"
 #include "gpu_sort.hpp"
 #include "gpu_timing.cuh"
@@ -92,6 +93,9 @@ int run_gpu_sort_bench(const gpu_sort_config& config, std::ostream& out) {
     };
     const int items = int(n);
     std::shared_ptr<device_vector<char>> t1, t2, t3, t4;
+    // corank's merge sort with a preallocated temporary, like CUB's (allocated once).
+    auto temp_ours =
+        std::make_shared<device_vector<char>>(corank::cuda::stable_sort_temp_bytes<key, value>(n));
     auto radix_keys = cub_runner(
         [&](void* t, std::size_t& b) {
           return cub::DeviceRadixSort::SortKeys(t, b, input.data, reference.data, items);
@@ -126,6 +130,10 @@ int run_gpu_sort_bench(const gpu_sort_config& config, std::ostream& out) {
     record("keys", "cub radix", n, median_ms(radix_keys, repeats), true);
     const double merge_ms = median_ms(merge_keys, repeats);
     record("keys", "cub merge", n, merge_ms, same(out_keys.data, reference.data, n));
+    const double stable_ms = median_ms(
+        [&] { return corank::cuda::stable_sort(keys.data, n, temp_ours->data, temp_ours->size); },
+        repeats, restore);
+    record("keys", "corank merge", n, stable_ms, same(keys.data, reference.data, n));
     const double bitonic_ms =
         median_ms([&] { return corank::cuda::bitonic_sort(keys.data, n); }, repeats, restore);
     record("keys", "corank bitonic", n, bitonic_ms, same(keys.data, reference.data, n));
@@ -133,6 +141,13 @@ int run_gpu_sort_bench(const gpu_sort_config& config, std::ostream& out) {
     record("pairs", "cub radix", n, radix_pairs_ms, same(out_keys.data, reference.data, n));
     const double merge_pairs_ms = median_ms(merge_pairs, repeats);
     record("pairs", "cub merge", n, merge_pairs_ms, same(out_keys.data, reference.data, n));
+    const double stable_pairs_ms = median_ms(
+        [&] {
+          return corank::cuda::stable_sort_by_key(keys.data, vals.data, n, temp_ours->data,
+                                                  temp_ours->size);
+        },
+        repeats, restore);
+    record("pairs", "corank merge", n, stable_pairs_ms, same(keys.data, reference.data, n));
     const double bitonic_pairs_ms =
         median_ms([&] { return corank::cuda::bitonic_sort_by_key(keys.data, vals.data, n); },
                   repeats, restore);

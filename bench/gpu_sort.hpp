@@ -1,6 +1,6 @@
-// The GPU sort benchmark: corank's bitonic sort and segmented sort against CUB's merge sort,
-// radix sort and segmented sort, in one process, plus the bitonic sort's host entry (transfers
-// timed apart) and its speed-up over std::sort by size.
+// The GPU sort benchmark: corank's merge sort, bitonic sort and segmented sort against CUB's merge
+// sort, radix sort and segmented sort, in one process, plus the bitonic sort's host entry
+// (transfers timed apart) and its speed-up over std::sort by size.
 #pragma once
 
 #include <cstddef>

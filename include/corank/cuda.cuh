@@ -7,5 +7,6 @@
 #include "corank/merge_path.hpp"
 #include "corank/cuda/merge.cuh"
 #include "corank/cuda/bitonic_sort.cuh"
+#include "corank/cuda/merge_sort.cuh"
 #include "corank/cuda/segmented_sort.cuh"
 #include "corank/cuda/segmented_scan.cuh"

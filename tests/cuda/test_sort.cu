@@ -1,5 +1,6 @@
 // GPU sorts against std::sort / std::stable_sort: bitonic_sort (not stable: keys checked bitwise
-// against a multiset, pairs as a multiset of (key, value)), sort_segments. Every device array has
+// against a multiset, pairs as a multiset of (key, value)), stable_sort (bitwise equal to
+// std::stable_sort, values recording the original position), sort_segments. Every device array has
 // guard elements on both sides that must survive: nothing past the end is read or written.
 #include <gtest/gtest.h>
 
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "corank/cuda/bitonic_sort.cuh"
+#include "corank/cuda/merge_sort.cuh"
 #include "corank/cuda/segmented_sort.cuh"
 #include "support/cuda_test.cuh"
 #include "support/seeded_test.hpp"
@@ -114,13 +116,13 @@ void expect_bitonic_sorts_pairs(const std::vector<K>& keys, Compare comp) {
   }
 }
 
-/// Sizes around every interesting boundary: tiny, powers of two +-1, tiles (8192, 4096 keys)
-/// +-1 and their multiples.
+/// Sizes around every interesting boundary: tiny, powers of two +-1, tiles (4096 to 32768 keys
+/// by key size) +-1 and their multiples.
 std::vector<std::size_t> edge_sizes() {
   std::vector<std::size_t> s = {0, 1, 2, 3, 5, 31, 33, 100};
   for (int b : {6, 10, 12, 13, 14, 15, 17, 20})
     for (long d : {-1L, 0L, 1L}) s.push_back(std::size_t((1L << b) + d));
-  for (std::size_t t : {4096u, 8192u})
+  for (std::size_t t : {4096u, 8192u, 16384u, 32768u})
     for (std::size_t m : {3u, 5u})
       for (long d : {-1L, 1L}) s.push_back(t * m + d);
   return s;
@@ -224,15 +226,120 @@ TEST_F(BitonicSort, HugeSortsMoreThan2Pow31Keys) {
     std::uint64_t r = rng();
     for (std::size_t j = i; j < i + 8 && j < n; ++j, r >>= 8) ++counts[keys[j] = std::uint8_t(r)];
   }
-  device_buffer<std::uint8_t> d(keys);
-  ASSERT_NE(d.data(), nullptr);
-  CORANK_ASSERT_CUDA(corank::cuda::bitonic_sort(d.data(), n));
+  for (bool stable : {false, true}) {
+    SCOPED_TRACE(stable ? "stable_sort" : "bitonic_sort");
+    device_buffer<std::uint8_t> d(keys);
+    ASSERT_NE(d.data(), nullptr);
+    CORANK_ASSERT_CUDA(stable ? corank::cuda::stable_sort(d.data(), n)
+                              : corank::cuda::bitonic_sort(d.data(), n));
+    CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+    const std::vector<std::uint8_t> got = d.to_host();
+    std::size_t at = 0;
+    for (int k = 0; k < 256; ++k)
+      for (std::size_t c = 0; c < counts[k]; ++c, ++at)
+        if (got[at] != k) FAIL() << "key " << int(got[at]) << " at " << at << ", expected " << k;
+  }
+}
+
+// ---- stable_sort
+
+/// stable_sort_by_key with values recording the original position, and stable_sort of the keys
+/// alone (with the caller's temporary storage when `caller_temp`), against std::stable_sort.
+template <class K, class Compare>
+void expect_stable_sorts(const std::vector<K>& keys, Compare comp, bool caller_temp = false) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t n = keys.size();
+  std::vector<std::uint32_t> expected_vals(n);
+  std::iota(expected_vals.begin(), expected_vals.end(), 0u);
+  std::stable_sort(expected_vals.begin(), expected_vals.end(),
+                   [&](std::uint32_t x, std::uint32_t y) { return comp(keys[x], keys[y]); });
+  guarded<K> dk(keys), dk2(keys);
+  std::vector<std::uint32_t> vals(n);
+  std::iota(vals.begin(), vals.end(), 0u);
+  guarded<std::uint32_t> dv(vals);
+  if (caller_temp) {
+    device_buffer<unsigned char> temp(corank::cuda::stable_sort_temp_bytes<K>(n) + 1);
+    CORANK_ASSERT_CUDA(corank::cuda::stable_sort(dk.data(), n, temp.data(), temp.size(), comp));
+    device_buffer<unsigned char> temp2(corank::cuda::stable_sort_temp_bytes<K, std::uint32_t>(n));
+    CORANK_ASSERT_CUDA(corank::cuda::stable_sort_by_key(dk2.data(), dv.data(), n, temp2.data(),
+                                                        temp2.size(), comp));
+  } else {
+    CORANK_ASSERT_CUDA(corank::cuda::stable_sort(dk.data(), n, comp));
+    CORANK_ASSERT_CUDA(corank::cuda::stable_sort_by_key(dk2.data(), dv.data(), n, comp));
+  }
   CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
-  keys = d.to_host();
-  std::size_t at = 0;
-  for (int k = 0; k < 256; ++k)
-    for (std::size_t c = 0; c < counts[k]; ++c, ++at)
-      if (keys[at] != k) FAIL() << "key " << int(keys[at]) << " at " << at << ", expected " << k;
+  const auto got_keys = dk.result(), got_keys2 = dk2.result();
+  const auto got_vals = dv.result();
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(got_vals[i], expected_vals[i])
+        << "not stable (or not sorted) at " << i << " of " << n;
+    ASSERT_EQ(std::memcmp(&got_keys[i], &keys[expected_vals[i]], sizeof(K)), 0)
+        << "keys-only sort differs at " << i;
+    ASSERT_EQ(std::memcmp(&got_keys2[i], &keys[expected_vals[i]], sizeof(K)), 0)
+        << "key-value sort's keys differ at " << i;
+  }
+}
+
+class StableSort : public corank::test::seeded_test {};
+
+TEST_F(StableSort, SortsU32AtEdgeSizes) {
+  std::vector<std::size_t> sizes = edge_sizes();
+  for (std::size_t t : {1792u, 5632u, 7680u})
+    for (std::size_t m : {1u, 2u, 3u, 4u, 9u})
+      for (long d : {-1L, 0L, 1L}) sizes.push_back(std::size_t(long(t * m) + d));
+  for (std::size_t n : sizes) {
+    SCOPED_TRACE(n);
+    expect_stable_sorts(random_keys<std::uint32_t>(rng, n, 1ull << 32), corank::less{});
+  }
+}
+
+TEST_F(StableSort, IsStableWithAllEqualAndFewDistinctKeys) {
+  for (std::size_t n : {100u, 5633u, 7681u, 50000u, 1000003u}) {
+    expect_stable_sorts(std::vector<std::uint32_t>(n, 7u), corank::less{});
+    expect_stable_sorts(random_keys<std::uint32_t>(rng, n, 3), corank::less{});
+    expect_stable_sorts(random_keys<std::uint32_t>(rng, n, 3), corank::greater{});
+  }
+}
+
+TEST_F(StableSort, SortsSortedAndReversedInput) {
+  auto v = random_keys<std::uint32_t>(rng, 123457, 5000);
+  std::sort(v.begin(), v.end());
+  expect_stable_sorts(v, corank::less{});
+  std::reverse(v.begin(), v.end());
+  expect_stable_sorts(v, corank::less{});
+}
+
+TEST_F(StableSort, KeepsSignedZerosInInputOrder) {
+  std::vector<float> v(40000);
+  for (auto& x : v) {
+    const auto r = rng() % 4;
+    x = r == 0 ? 0.0f : r == 1 ? -0.0f : float(std::int64_t(rng() % 201) - 100) / 3.0f;
+  }
+  expect_stable_sorts(v, corank::less{});
+  expect_stable_sorts(v, corank::greater{});
+}
+
+TEST_F(StableSort, SortsStructKeysWithCustomComparators) {
+  for (std::size_t n : {0u, 1u, 1791u, 1793u, 5633u, 70001u}) {
+    std::vector<pair_key> a(n);
+    for (auto& k : a) k = {std::uint32_t(rng() % 100), std::uint32_t(rng())};
+    expect_stable_sorts(a, by_hi{});
+    std::vector<wide_key> b(n);
+    for (auto& k : b) k = {rng() % 50, std::uint32_t(rng() % 1000), std::uint32_t(rng())};
+    expect_stable_sorts(b, wide_order{});
+  }
+}
+
+TEST_F(StableSort, UsesTheCallersTemporaryStorage) {
+  expect_stable_sorts(random_keys<std::uint32_t>(rng, 777777, 1000), corank::less{}, true);
+  CORANK_REQUIRE_GPU();
+  std::uint32_t* keys = nullptr;
+  char temp[16];
+  EXPECT_EQ(corank::cuda::stable_sort(keys, 0, static_cast<void*>(nullptr), 0, corank::less{}),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(
+      corank::cuda::stable_sort(reinterpret_cast<std::uint32_t*>(temp), 4, temp, 1, corank::less{}),
+      cudaErrorInvalidValue);  // too small a temporary
 }
 
 // ---- sort_segments
@@ -314,7 +421,7 @@ TEST_F(SortSegments, SortsMixedSizes) {
 }
 
 TEST_F(SortSegments, SortsUniformSegments) {
-  for (int size : {32, 128, 1024}) {
+  for (int size : {5, 32, 128, 1024}) {
     const std::vector<int> sizes(std::size_t(200000 / size), size);
     expect_segments_sorted(random_keys<std::uint32_t>(rng, sizes.size() * size, 1ull << 32),
                            offsets_of(sizes), corank::less{});

@@ -60,12 +60,13 @@ cudaError_t bitonic_sort_impl(Key* keys, Value* vals, std::size_t n, Compare com
   using policy = tuning::bitonic_policy<sizeof(Key), has_values ? sizeof(Value) : 0>;
   constexpr int NT = policy::tile_threads, B = policy::tile_bits_per_thread;
   constexpr int BG = policy::global_bits, GT = policy::global_threads;
-  constexpr unsigned capacity = unsigned(NT) << B;
+  constexpr unsigned capacity = policy::tile_items;
   constexpr int tile_bits = __builtin_ctz(capacity);
   if (n && !keys) return cudaErrorInvalidValue;
   if (has_values && n && !vals) return cudaErrorInvalidValue;
   if (n < 2) return cudaSuccess;
-  const auto tile_kernel = kernels::bitonic_tile<NT, B, Key, Value, Compare>;
+  const auto tile_kernel =
+      kernels::bitonic_tile<NT, B, capacity, policy::tile_min_blocks, Key, Value, Compare>;
   constexpr std::size_t smem = kernels::bitonic_smem_bytes<Key, Value>(capacity);
   static const cudaError_t smem_status = allow_smem(tile_kernel, smem);
   CORANK_CUDA_TRY(smem_status);

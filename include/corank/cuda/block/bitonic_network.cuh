@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <type_traits>
 
 namespace corank::cuda::block {
@@ -162,37 +163,44 @@ struct padded_index {
   __device__ __forceinline__ unsigned operator()(unsigned i) const { return padded(i); }
 };
 
-/// Network stages first..last on `count` <= NT * 2^B keys in shared memory (padded layout), by
-/// NT threads (thread `tid`), synchronised by `sync` between passes. Stages above the capacity
-/// (first > log2 capacity) run only their steps inside it: the tail of a global stage.
-/// Entered and left with the shared arrays consistent (the caller syncs before and after).
-template <int NT, int B, class Key, class Value, class Compare, class Sync>
+/// Network stages first..last on `count` <= Capacity keys in shared memory (padded layout), by
+/// NT threads (thread `tid`; each takes Capacity / (NT 2^B) chunks of a pass in turn),
+/// synchronised by `sync` between passes. Stages above the capacity (first > log2 Capacity) run
+/// only their steps inside it: the tail of a global stage. Entered and left with the shared
+/// arrays consistent (the caller syncs before and after).
+template <int NT, int B, int Capacity = (NT << B), class Key, class Value, class Compare,
+          class Sync>
 __device__ __forceinline__ void shared_network(Key* keys, Value* vals, unsigned count, int first,
                                                int last, int tid, Compare comp, Sync sync) {
   constexpr int VT = 1 << B;
   constexpr bool has_values = !std::is_same_v<Value, no_value>;
-  constexpr int capacity_bits = __builtin_ctz(unsigned(NT)) + B;
+  constexpr int capacity_bits = __builtin_ctz(unsigned(Capacity));
+  constexpr int rounds = Capacity / (NT << B);
+  static_assert(Capacity % (NT << B) == 0, "whole chunks per thread");
   int stage = first;
   if (stage == 1) {
-    // Stages 1..B sort each thread's consecutive chunk in registers: one pass for B stages.
-    const unsigned base = unsigned(tid) * VT;
-    Key k[VT];
-    Value v[VT];
-    unsigned valid = 0;
+    // Stages 1..B sort each consecutive chunk in registers: one pass for B stages.
 #pragma unroll
-    for (int r = 0; r < VT; ++r)
-      if (base + r < count) {
-        valid |= 1u << r;
-        k[r] = keys[padded(base + r)];
-        if constexpr (has_values) v[r] = vals[padded(base + r)];
-      }
-    sort_chunk<B>(k, v, valid, last, comp);
+    for (int round = 0; round < rounds; ++round) {
+      const unsigned base = (unsigned(tid) + unsigned(round) * NT) * VT;
+      Key k[VT];
+      Value v[VT];
+      unsigned valid = 0;
 #pragma unroll
-    for (int r = 0; r < VT; ++r)
-      if ((valid >> r) & 1u) {
-        keys[padded(base + r)] = k[r];
-        if constexpr (has_values) vals[padded(base + r)] = v[r];
-      }
+      for (int r = 0; r < VT; ++r)
+        if (base + r < count) {
+          valid |= 1u << r;
+          k[r] = keys[padded(base + r)];
+          if constexpr (has_values) v[r] = vals[padded(base + r)];
+        }
+      sort_chunk<B>(k, v, valid, last, comp);
+#pragma unroll
+      for (int r = 0; r < VT; ++r)
+        if ((valid >> r) & 1u) {
+          keys[padded(base + r)] = k[r];
+          if constexpr (has_values) vals[padded(base + r)] = v[r];
+        }
+    }
     sync();
     stage = B + 1;
   }
@@ -202,13 +210,50 @@ __device__ __forceinline__ void shared_network(Key* keys, Value* vals, unsigned 
     while (j >= 0) {
       // A flip chunk must have its top bit at the flip (j >= B here since stage > B).
       const int lo = j - B + 1 > 0 ? j - B + 1 : 0;
-      const chunk_place<unsigned> place(unsigned(tid), lo, B, flip);
-      chunk_pass<B>(keys, vals, count, place, j - lo, 0, flip, padded_index{}, comp);
+#pragma unroll
+      for (int round = 0; round < rounds; ++round) {
+        const chunk_place<unsigned> place(unsigned(tid) + unsigned(round) * NT, lo, B, flip);
+        chunk_pass<B>(keys, vals, count, place, j - lo, 0, flip, padded_index{}, comp);
+      }
       sync();
       j = lo - 1;
       flip = false;
     }
   }
+}
+
+/// __shfl_xor_sync of any trivially copyable T, in 4-byte words.
+template <class T>
+__device__ __forceinline__ T shuffle_xor(const T& x, unsigned mask) {
+  constexpr int words = int((sizeof(T) + 3) / 4);
+  unsigned w[words] = {};
+  memcpy(w, &x, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < words; ++i) w[i] = __shfl_xor_sync(0xffffffffu, w[i], int(mask));
+  T out;
+  memcpy(&out, w, sizeof(T));
+  return out;
+}
+
+/// The whole network on up to 32 keys, one per lane (lanes below `count` hold keys), across the
+/// lanes of a warp: no shared memory, no barriers. All 32 lanes call it.
+template <class Key, class Value, class Compare>
+__device__ __forceinline__ void warp_lane_sort(Key& key, Value& val, unsigned count, unsigned lane,
+                                               Compare comp) {
+  for (int stage = 1; (1u << (stage - 1)) < count; ++stage)
+    for (int j = stage - 1; j >= 0; --j) {
+      const unsigned mask = j == stage - 1 ? (2u << j) - 1 : 1u << j;  // flip, then half-cleaners
+      const bool upper = (lane >> j) & 1u;
+      const Key other = shuffle_xor(key, mask);
+      // Both lanes of a pair decide alike: the upper lane's key before the lower lane's swaps.
+      const bool swap =
+          (upper ? lane : (lane ^ mask)) < count && (upper ? comp(key, other) : comp(other, key));
+      if constexpr (!std::is_same_v<Value, no_value>) {
+        const Value other_val = shuffle_xor(val, mask);
+        if (swap) val = other_val;
+      }
+      if (swap) key = other;
+    }
 }
 
 /// Block-wide barrier and warp-wide barrier, for shared_network's `sync`.

@@ -30,6 +30,7 @@ struct bitonic_smem {
 /// Copies `count` items between global `g` and padded shared `s`, coalesced.
 template <bool ToShared, class T>
 __device__ __forceinline__ void copy_tile(T* g, T* s, unsigned count, int tid, int threads) {
+#pragma unroll 4
   for (unsigned i = tid; i < count; i += threads) {
     if constexpr (ToShared)
       s[block::padded(i)] = g[i];
@@ -41,7 +42,8 @@ __device__ __forceinline__ void copy_tile(T* g, T* s, unsigned count, int tid, i
 /// Stages first..last of the network on one tile of `count` keys at keys/vals, by the NT threads
 /// of a group (`rank` in it, `sync` its barrier) through the padded shared arrays s_keys/s_vals:
 /// load, run, store. Leaves the group synchronised.
-template <int NT, int B, class Key, class Value, class Compare, class Sync>
+template <int NT, int B, int Capacity = (NT << B), class Key, class Value, class Compare,
+          class Sync>
 __device__ __forceinline__ void tile_network(Key* keys, Value* vals, Key* s_keys, Value* s_vals,
                                              unsigned count, int first, int last, int rank,
                                              Compare comp, Sync sync) {
@@ -49,25 +51,25 @@ __device__ __forceinline__ void tile_network(Key* keys, Value* vals, Key* s_keys
   copy_tile<true>(keys, s_keys, count, rank, NT);
   if constexpr (has_values) copy_tile<true>(vals, s_vals, count, rank, NT);
   sync();
-  block::shared_network<NT, B>(s_keys, s_vals, count, first, last, rank, comp, sync);
+  block::shared_network<NT, B, Capacity>(s_keys, s_vals, count, first, last, rank, comp, sync);
   sync();
   copy_tile<false>(keys, s_keys, count, rank, NT);
   if constexpr (has_values) copy_tile<false>(vals, s_vals, count, rank, NT);
   sync();
 }
 
-/// Stages first..last of the network on this block's tile of NT * 2^B keys: the whole sort of
+/// Stages first..last of the network on this block's tile of Capacity keys: the whole sort of
 /// the tile (first = 1), or the in-tile steps of a global stage (first = last > tile bits).
-template <int NT, int B, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(NT)
+template <int NT, int B, int Capacity, int MinBlocks, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(NT, MinBlocks)
     bitonic_tile(Key* keys, Value* vals, std::size_t n, int first, int last, Compare comp) {
-  constexpr unsigned capacity = unsigned(NT) << B;
+  constexpr unsigned capacity = Capacity;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   const bitonic_smem<Key, Value> smem(smem_raw, capacity);
   const std::size_t start = std::size_t(blockIdx.x) * capacity;
   const unsigned count = unsigned(n - start < capacity ? n - start : capacity);
-  tile_network<NT, B>(keys + start, vals + start, smem.keys, smem.vals, count, first, last,
-                      int(threadIdx.x), comp, block::block_sync{});
+  tile_network<NT, B, Capacity>(keys + start, vals + start, smem.keys, smem.vals, count, first,
+                                last, int(threadIdx.x), comp, block::block_sync{});
 }
 
 /// One pass of steps whose distance lies in bits [lo, lo + B) of one global stage: one chunk of

@@ -60,6 +60,7 @@ __global__ void __launch_bounds__(Warps * 32)
     segmented_sort_small(Key* keys, Value* vals, const Offset* offsets, const unsigned* list,
                          const unsigned* counter, Compare comp) {
   constexpr unsigned capacity = 32u << MaxB;
+  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const bitonic_smem<Key, Value> smem(smem_raw + warp * bitonic_smem_bytes<Key, Value>(capacity),
@@ -71,7 +72,18 @@ __global__ void __launch_bounds__(Warps * 32)
     const unsigned size = unsigned(std::size_t(offsets[s + 1]) - begin);
     Key* k = keys + begin;
     Value* v = vals + begin;
-    if (size <= 64)
+    if (size <= 32) {
+      // One key per lane, sorted across lanes by shuffles.
+      Key key;
+      Value val{};
+      if (lane < size) key = k[lane];
+      if constexpr (has_values)
+        if (lane < size) val = v[lane];
+      block::warp_lane_sort(key, val, size, lane, comp);
+      if (lane < size) k[lane] = key;
+      if constexpr (has_values)
+        if (lane < size) v[lane] = val;
+    } else if (size <= 64)
       sort_in_shared<32, 1>(k, v, smem.keys, smem.vals, size, lane, comp, block::warp_sync{});
     else if (size <= 256)
       sort_in_shared<32, 3>(k, v, smem.keys, smem.vals, size, lane, comp, block::warp_sync{});

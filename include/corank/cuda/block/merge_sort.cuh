@@ -1,0 +1,72 @@
+// Block-level pieces of the stable merge sort: a stable sort of each thread's items in registers
+// (odd-even transposition) and the merge of sorted runs held in shared memory, each thread
+// placing VT outputs found from its own co-rank (corank::co_rank + serial_merge_registers of
+// merge_path.hpp: the merge is written once).
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include "corank/cuda/block/bitonic_network.cuh"
+#include "corank/merge_path.hpp"
+
+namespace corank::cuda::block {
+
+/// Stable sort of VT items in registers: odd-even transposition, VT rounds; only adjacent items
+/// swap, and only when strictly out of order, so ties keep their order. Slots r >= valid_count
+/// are past the end (+infinity, never moved).
+template <int VT, class Key, class Value, class Compare>
+__device__ __forceinline__ void odd_even_sort(Key (&k)[VT], Value (&v)[VT], int valid_count,
+                                              Compare comp) {
+#pragma unroll
+  for (int round = 0; round < VT; ++round)
+#pragma unroll
+    for (int i = round & 1; i + 1 < VT; i += 2)
+      if (i + 1 < valid_count && comp(k[i + 1], k[i])) {
+        const Key t = k[i];
+        k[i] = k[i + 1], k[i + 1] = t;
+        if constexpr (!std::is_same_v<Value, no_value>) {
+          const Value u = v[i];
+          v[i] = v[i + 1], v[i + 1] = u;
+        }
+      }
+}
+
+/// Merges, in shared memory, the runs of `width` items of s_keys[0, count) pairwise (stable),
+/// NT threads placing VT outputs each. s_keys has count + 1 readable slots (the merge reads one
+/// slot past an input's end). Values follow by the merge's source indices. Leaves the block
+/// synchronised with the result in s_keys/s_vals.
+template <int NT, int VT, class Key, class Value, class Compare>
+__device__ __forceinline__ void merge_runs_in_shared(Key* s_keys, Value* s_vals, unsigned count,
+                                                     unsigned width, int tid, Compare comp) {
+  const unsigned first = unsigned(tid) * VT;
+  Key out[VT];
+  unsigned index[VT];
+  Value vals[VT];
+  if (first < count) {
+    const unsigned pair = first / (2 * width) * (2 * width);
+    const unsigned a_end = pair + width < count ? pair + width : count;
+    const unsigned b_end = pair + 2 * width < count ? pair + 2 * width : count;
+    const unsigned diag = first - pair;
+    const unsigned a = corank::co_rank<true>(diag, s_keys + pair, a_end - pair, s_keys + a_end,
+                                             b_end - a_end, comp);
+    corank::serial_merge_registers<VT>(s_keys, pair + a, a_end, a_end + (diag - a), b_end, out,
+                                       index, comp);
+    if constexpr (!std::is_same_v<Value, no_value>)
+#pragma unroll
+      for (int i = 0; i < VT; ++i)
+        if (first + i < count) vals[i] = s_vals[index[i]];
+  }
+  __syncthreads();
+  if (first < count) {
+#pragma unroll
+    for (int i = 0; i < VT; ++i)
+      if (first + i < count) {
+        s_keys[first + i] = out[i];
+        if constexpr (!std::is_same_v<Value, no_value>) s_vals[first + i] = vals[i];
+      }
+  }
+  __syncthreads();
+}
+
+}  // namespace corank::cuda::block
