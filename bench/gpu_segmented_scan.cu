@@ -88,8 +88,8 @@ struct cub_scan_by_key {
   cub_scan_by_key(const offset_t* k, ValueIt i, float* o, std::size_t count)
       : keys(k), in(i), out(o), n(count) {
     cuda_check(cub::DeviceScan::InclusiveScanByKey(nullptr, temp_bytes, keys, in, out,
-                                              ::cuda::std::plus<>{}, n),
-          "cub temp size");
+                                                   ::cuda::std::plus<>{}, n),
+               "cub temp size");
   }
   cudaError_t operator()(device_array<char>& storage) {
     return cub::DeviceScan::InclusiveScanByKey(storage.data, temp_bytes, keys, in, out,
@@ -260,9 +260,9 @@ int run_gpu_spmv_scan_bench(const gpu_scan_bench_config& config, std::ostream& o
       cuda::segmented_scan_workspace ws;
       opt.workspace = &ws;
       cuda_check(cudaMemcpy(d_b.data, a.data(), n * 4, cudaMemcpyHostToDevice), "copy");
-      cuda_check(cuda::scaled_segmented_inclusive_scan(opt, d_b.data, d_x.data, d_b.data, n, d_off.data,
-                                                  p),
-            "check run");
+      cuda_check(cuda::scaled_segmented_inclusive_scan(opt, d_b.data, d_x.data, d_b.data, n,
+                                                       d_off.data, p),
+                 "check run");
       const bool ok = relative_error(d_b.to_host(), want) < 1e-5;
       all_ok = all_ok && ok;
       const double ms = median_ms(

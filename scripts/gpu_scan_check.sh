@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One device call for the GPU segmented scan: the GPU test suite, compute-sanitizer (memcheck on
 # the suite without its largest cases, racecheck on the single-pass kernel), the CLI's spmv-scan on
-# both backends when present, and the benchmarks. Binaries come from $1 (default .carry-scan:
-# test_cuda_segmented_scan, corank_gpu_scan_bench, optionally corank); logs go to $OUT (or ./out).
+# both backends, and the benchmarks (corank bench ...). Binaries come from $1 (default .carry-scan:
+# test_cuda_segmented_scan, corank); logs go to $OUT (or ./out).
 # Prints a short table last.
 #   usage: scripts/gpu_scan_check.sh [bin_dir]
 set -u
@@ -15,22 +15,23 @@ step memcheck 90 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/test
   --gtest_filter='-*FloatAndDouble*:*OneSegmentSpanning*/thread*:*IntegerSums*/thread*'
 step racecheck 60 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/test_cuda_segmented_scan" \
   --gtest_filter='*/automatic:-*FloatAndDouble*:*IntegerSums*:*OneSegment*'
-if [ -x "$bin/corank" ]; then
-  cli() {
-    local d
-    d=$(mktemp -d)
-    "$bin/corank" gen matrix --like cant -o "$d/cant.mtx" &&
-      "$bin/corank" spmv-scan --matrix "$d/cant.mtx" --iters 50 --x-random 1 --backend gpu &&
-      "$bin/corank" spmv-scan --matrix "$d/cant.mtx" --iters 50 --x-random 1 --backend cpu &&
-      echo "[  PASSED  ] CLI spmv-scan"
-  }
-  export -f cli
-  export bin
-  step cli 60 bash -c cli
-fi
-step bench_segmented 100 "$bin/corank_gpu_scan_bench" segmented --json "$out/segmented.json"
-step bench_spmv 100 "$bin/corank_gpu_scan_bench" spmv --json "$out/spmv.json"
+cli() {
+  local d
+  d=$(mktemp -d)
+  "$bin/corank" gen matrix --like cant -o "$d/cant.mtx" &&
+    "$bin/corank" spmv-scan --matrix "$d/cant.mtx" --iters 50 --x-random 1 --backend gpu &&
+    "$bin/corank" spmv-scan --matrix "$d/cant.mtx" --iters 3 --x-random 1 --backend gpu &&
+    "$bin/corank" spmv-scan --matrix "$d/cant.mtx" --iters 50 --x-random 1 --backend cpu &&
+    echo "[  PASSED  ] CLI spmv-scan"
+}
+export -f cli
+export bin
+step cli 60 bash -c cli
+step bench_segmented 100 "$bin/corank" bench segmented-scan --json "$out/segmented.json"
+step bench_spmv 150 "$bin/corank" bench spmv-scan --json "$out/spmv.json"
 
 summary
+grep -E "running time|per iteration|relative error" "$out/cli.log" || true
 grep -E "copy|CUB|corank" "$out/bench_segmented.log" || true
-grep -E "fused|CUB|floor" "$out/bench_spmv.log" | awk '{print}' | head -48 || true
+grep -E "fused|CUB|floor" "$out/bench_spmv.log" || true
+sed -n '/^CPU:/,$p' "$out/bench_spmv.log" || true

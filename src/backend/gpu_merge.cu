@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "backend/device_scope.hpp"
 #include "backend/gpu_merge.hpp"
 #include "corank/cuda/merge.cuh"
 #include "io/element_type.hpp"
@@ -15,17 +16,6 @@ void check(cudaError_t status, const char* what) {
   if (status != cudaSuccess)
     throw std::runtime_error(std::string("GPU merge: ") + what + ": " + cudaGetErrorString(status));
 }
-
-/// Owns device allocations and events so that an exception frees them.
-struct device_scope {
-  void* memory[3] = {};
-  cudaEvent_t events[2] = {};
-  ~device_scope() {
-    for (void* p : memory) cudaFree(p);
-    for (cudaEvent_t e : events)
-      if (e) cudaEventDestroy(e);
-  }
-};
 
 }  // namespace
 

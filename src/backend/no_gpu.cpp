@@ -3,6 +3,7 @@
 
 #include "backend/gpu.hpp"
 #include "backend/gpu_merge.hpp"
+#include "backend/gpu_scan.hpp"
 #include "io/element_type.hpp"
 
 namespace corank::backend {
@@ -11,6 +12,10 @@ gpu_info query_gpu() { return gpu_info{false, false, "not compiled in", 0, 0, 0}
 
 template <class T>
 double gpu_merge(const T*, std::size_t, const T*, std::size_t, T*) {
+  throw std::runtime_error("this corank was built without the CUDA backend");
+}
+
+double gpu_spmv_scan(float*, const float*, const std::int64_t*, std::size_t, std::size_t, int) {
   throw std::runtime_error("this corank was built without the CUDA backend");
 }
 

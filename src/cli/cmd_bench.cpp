@@ -3,13 +3,17 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "backend/gpu.hpp"
+#include "backend/spmv_scan.hpp"
 #include "cli/commands.hpp"
+#include "data/matrix_like.hpp"
 #include "gpu_merge.hpp"
+#include "gpu_segmented_scan.hpp"
 #include "merge_bench.hpp"
 
 namespace corank::cli {
@@ -92,6 +96,63 @@ void run_merge_bench(const bench_args& args) {
   finish(bench::run_merge_bench(config, bench::cpu_merge_contenders()), args);
 }
 
+/// The study's iteration on stand-ins of its matrices: the GPU table (fused pass, the study's two
+/// kernels, CUB's formulation, the 12-byte floor), then the CPU rows (fused OpenMP pass).
+void run_spmv_scan_bench(const bench_args& args) {
+  const auto kind = backend::resolve_backend(args.backend);
+  std::vector<std::string> names;
+  for (const auto& s : data::study_matrices())
+    if (!args.quick || std::string(s.name) == "cant" || std::string(s.name) == "webbase-1M")
+      names.push_back(s.name);
+  bool ok = true;
+  if (kind == backend::backend_kind::gpu) {
+    bench::gpu_scan_bench_config config;
+    config.matrices = names;
+    config.json_path = args.json_path;
+    ok = bench::run_gpu_spmv_scan_bench(config, std::cout) == 0;
+    if (args.backend == "gpu") {
+      if (!ok) throw std::runtime_error("the GPU spmv-scan benchmark failed (see the table)");
+      return;
+    }
+  }
+  std::printf(
+      "\nCPU: fused OpenMP pass (corank::cpu::segmented_inclusive_scan of a * xbar, in "
+      "place), %s threads; error: relative L2 vs the double reference\n",
+      args.threads ? std::to_string(args.threads).c_str() : "all");
+  std::printf("%-16s %10s %6s %11s %11s %8s %10s\n", "matrix", "nnz", "iters", "ms", "ms/iter",
+              "GB/s", "error");
+  for (const auto& name : names) {
+    const auto& shape = data::find_matrix(name);
+    const auto m = data::generate_matrix_like(shape, 1);
+    const std::size_t n = m.nnz();
+    std::vector<float> a0(m.values.begin(), m.values.end()), xbar(n);
+    std::mt19937_64 rng(1);
+    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    std::vector<float> x(m.cols);
+    for (float& v : x) v = d(rng);
+    for (std::size_t l = 0; l < n; ++l) xbar[l] = x[std::size_t(m.col_indices[l])];
+    std::vector<float> a = a0;
+    const int iters = shape.study_iterations;
+    const double ms = backend::cpu_spmv_scan(a.data(), xbar.data(), m.row_offsets.data(), n, m.rows,
+                                             iters, args.threads);
+    const double err =
+        backend::relative_l2_error(a, backend::reference_spmv_scan(a0, xbar, m.row_offsets, iters));
+    std::printf("%-16s %10zu %6d %11.3f %11.4f %8.1f %10.2e\n", name.c_str(), n, iters, ms,
+                ms / iters, (12.0 * n + 8.0 * (m.rows + 1)) * iters / ms / 1e6, err);
+  }
+  if (!ok) throw std::runtime_error("the GPU spmv-scan benchmark failed (see the table)");
+}
+
+/// 100M f32 values by mean segment length: corank vs CUB's scan-by-key (GPU).
+void run_segmented_scan_bench(const bench_args& args) {
+  bench::gpu_scan_bench_config config;
+  if (!args.sizes.empty()) config.n = parse_size(args.sizes.front());
+  if (args.quick) config.n = 10000000;
+  config.json_path = args.json_path;
+  if (bench::run_gpu_segmented_scan_bench(config, std::cout) != 0)
+    throw std::runtime_error("the GPU segmented-scan benchmark failed (see the table)");
+}
+
 CLI::App* add_experiment(CLI::App& bench, const std::string& name, const std::string& what,
                          const std::shared_ptr<bench_args>& args) {
   CLI::App* cmd = bench.add_subcommand(name, what);
@@ -115,6 +176,16 @@ void add_bench_command(CLI::App& app) {
   auto merge_args = std::make_shared<bench_args>();
   add_experiment(*bench, "merge", "Merge two sorted u32 arrays (uniform random keys)", merge_args)
       ->callback([merge_args] { run_merge_bench(*merge_args); });
+  auto spmv_args = std::make_shared<bench_args>();
+  add_experiment(*bench, "spmv-scan",
+                 "The study's iteration on stand-ins of its 15 matrices (GPU table, CPU rows)",
+                 spmv_args)
+      ->callback([spmv_args] { run_spmv_scan_bench(*spmv_args); });
+  auto scan_args = std::make_shared<bench_args>();
+  add_experiment(*bench, "segmented-scan",
+                 "GPU segmented scan of 100M f32 by mean segment length vs CUB scan-by-key",
+                 scan_args)
+      ->callback([scan_args] { run_segmented_scan_bench(*scan_args); });
 }
 
 }  // namespace corank::cli

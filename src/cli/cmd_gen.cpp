@@ -6,8 +6,10 @@
 
 #include "cli/commands.hpp"
 #include "data/generate.hpp"
+#include "data/matrix_like.hpp"
 #include "io/array_file.hpp"
 #include "io/element_type.hpp"
+#include "io/matrix_market.hpp"
 
 namespace corank::cli {
 namespace {
@@ -18,12 +20,43 @@ struct gen_args {
   std::uint64_t seed = 1;
 };
 
+/// corank gen matrix --like NAME -o FILE.mtx: a stand-in of one of the study's matrices.
+void add_gen_matrix_command(CLI::App& gen) {
+  struct matrix_args {
+    std::string like, output;
+    std::uint64_t seed = 1;
+    bool pattern = false;
+  };
+  auto args = std::make_shared<matrix_args>();
+  std::string names;
+  for (const auto& s : data::study_matrices())
+    names += std::string(names.empty() ? "" : ", ") + s.name;
+  CLI::App* cmd = gen.add_subcommand(
+      "matrix",
+      "A Matrix Market file shaped like one of the study's matrices (rows, columns, "
+      "non-zeros as published; a resembling row-length distribution)");
+  cmd->add_option("--like", args->like, names)->required();
+  cmd->add_option("-o,--output", args->output, "Output .mtx file (written atomically)")->required();
+  cmd->add_option("-s,--seed", args->seed, "Random seed")->capture_default_str();
+  cmd->add_flag("--pattern", args->pattern, "Write a pattern matrix (no values)");
+  cmd->callback([args] {
+    const auto& shape = data::find_matrix(args->like);
+    const auto m = data::generate_matrix_like(shape, args->seed);
+    io::write_matrix_market(args->output, m, args->pattern,
+                            std::string("corank stand-in for ") + shape.name + " (" + shape.kind +
+                                "), seed " + std::to_string(args->seed));
+    std::printf("wrote %s: %zu x %zu, %zu non-zeros, like %s (%s) to %s\n",
+                args->pattern ? "pattern" : "real", m.rows, m.cols, m.nnz(), shape.name, shape.kind,
+                args->output.c_str());
+  });
+}
+
 }  // namespace
 
 void add_gen_command(CLI::App& app) {
   auto args = std::make_shared<gen_args>();
-  CLI::App* cmd = app.add_subcommand("gen", "Generate an array of keys");
-  cmd->add_option("-o,--output", args->output, "Output file (written atomically)")->required();
+  CLI::App* cmd = app.add_subcommand("gen", "Generate an array of keys (or: gen matrix)");
+  cmd->add_option("-o,--output", args->output, "Output file (written atomically)");
   cmd->add_option("-n,--count", args->count, "Number of keys")->capture_default_str();
   cmd->add_option("-t,--type", args->type, "u32|i32|u64|i64|f32|f64")->capture_default_str();
   cmd->add_option("-f,--format", args->format, "binary|text")->capture_default_str();
@@ -32,7 +65,10 @@ void add_gen_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--order", args->order, "sorted|unsorted|reversed")->capture_default_str();
   cmd->add_option("-s,--seed", args->seed, "Random seed")->capture_default_str();
-  cmd->callback([args] {
+  add_gen_matrix_command(*cmd);
+  cmd->callback([args, cmd] {
+    if (cmd->got_subcommand("matrix")) return;
+    if (args->output.empty()) throw CLI::RequiredError("--output");
     const auto format = io::parse_file_format(args->format);
     const auto dist = data::parse_distribution(args->dist);
     const auto ord = data::parse_order(args->order);

@@ -11,5 +11,6 @@ void add_merge_command(CLI::App& app);
 void add_gen_command(CLI::App& app);
 void add_info_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_spmv_scan_command(CLI::App& app);
 
 }  // namespace corank::cli

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   corank::cli::add_gen_command(app);
   corank::cli::add_info_command(app);
   corank::cli::add_bench_command(app);
+  corank::cli::add_spmv_scan_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

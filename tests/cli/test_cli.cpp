@@ -49,7 +49,8 @@ class Cli : public corank::test::seeded_test {
   template <class T>
   void write(const std::string& name, const std::vector<T>& values) {
     std::ofstream(path(name), std::ios::binary)
-        .write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * sizeof(T)));
+        .write(reinterpret_cast<const char*>(values.data()),
+               std::streamsize(values.size() * sizeof(T)));
   }
 
   void write_text(const std::string& name, const std::string& text) {
@@ -59,7 +60,8 @@ class Cli : public corank::test::seeded_test {
   // Only the files we created: no output and no leftover temporary file.
   std::vector<std::string> files() const {
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(dir_))
+      names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
     return names;
   }
@@ -68,7 +70,8 @@ class Cli : public corank::test::seeded_test {
     const auto before = files();
     const result r = run_cli(args);
     EXPECT_NE(r.exit_code, 0) << r.output;
-    EXPECT_NE(r.output.find(message), std::string::npos) << "expected '" << message << "' in: " << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos)
+        << "expected '" << message << "' in: " << r.output;
     EXPECT_EQ(files(), before) << "a failed run must leave no file behind";
   }
 
@@ -80,11 +83,13 @@ TEST_F(Cli, MergesBinaryFiles) {
   const auto b = corank::test::sorted_keys<std::uint32_t>(rng, 70001, 1000);
   write("a.bin", a);
   write("b.bin", b);
-  const result r = run_cli("merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin") + " --backend cpu");
+  const result r = run_cli("merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin") +
+                           " --backend cpu");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::vector<std::uint32_t> want(a.size() + b.size());
   std::merge(a.begin(), a.end(), b.begin(), b.end(), want.begin());
-  EXPECT_EQ(corank::io::read_array<std::uint32_t>(path("c.bin"), corank::io::file_format::binary), want);
+  EXPECT_EQ(corank::io::read_array<std::uint32_t>(path("c.bin"), corank::io::file_format::binary),
+            want);
 }
 
 TEST_F(Cli, MergesTextFilesOfEachType) {
@@ -103,9 +108,14 @@ TEST_F(Cli, MergesTextFilesOfEachType) {
 TEST_F(Cli, GenThenMergeOneSided) {
   ASSERT_EQ(run_cli("gen -n 5000 --dist high --seed 3 -o " + path("a.bin")).exit_code, 0);
   ASSERT_EQ(run_cli("gen -n 4000 --dist low --seed 4 -o " + path("b.bin")).exit_code, 0);
-  ASSERT_EQ(run_cli("merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin") + " --backend cpu").exit_code, 0);
-  const auto c = corank::io::read_array<std::uint32_t>(path("c.bin"), corank::io::file_format::binary);
-  const auto b = corank::io::read_array<std::uint32_t>(path("b.bin"), corank::io::file_format::binary);
+  ASSERT_EQ(run_cli("merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin") +
+                    " --backend cpu")
+                .exit_code,
+            0);
+  const auto c =
+      corank::io::read_array<std::uint32_t>(path("c.bin"), corank::io::file_format::binary);
+  const auto b =
+      corank::io::read_array<std::uint32_t>(path("b.bin"), corank::io::file_format::binary);
   ASSERT_EQ(c.size(), 9000u);
   EXPECT_TRUE(std::is_sorted(c.begin(), c.end()));
   EXPECT_TRUE(std::equal(b.begin(), b.end(), c.begin()));  // all of B precedes A
@@ -127,38 +137,44 @@ TEST_F(Cli, RefusesAMissingFile) {
 TEST_F(Cli, RefusesASizeThatIsNotAMultipleOfTheElementSize) {
   write("a.bin", std::vector<std::uint8_t>{1, 2, 3, 4, 5, 6});
   write("b.bin", std::vector<std::uint32_t>{1});
-  expect_failure("merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin") + " --type u64",
-                 "not a multiple of the element size 8");
+  expect_failure(
+      "merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin") + " --type u64",
+      "not a multiple of the element size 8");
 }
 
 TEST_F(Cli, RefusesNaNKeys) {
   write("a.bin", std::vector<std::uint32_t>{0x7fc00000u, 1});
   write("b.bin", std::vector<float>{1.0f});
-  expect_failure("merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin") + " --type f32",
-                 "element 0 is NaN");
+  expect_failure(
+      "merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin") + " --type f32",
+      "element 0 is NaN");
 }
 
 TEST_F(Cli, RefusesMalformedText) {
   write_text("a.txt", "1\n2\nthree\n");
   write_text("b.txt", "1\n");
-  expect_failure("merge " + path("a.txt") + " " + path("b.txt") + " -o " + path("c.txt") + " --format text",
-                 "a.txt':3: 'three' is not a number");
+  expect_failure(
+      "merge " + path("a.txt") + " " + path("b.txt") + " -o " + path("c.txt") + " --format text",
+      "a.txt':3: 'three' is not a number");
   write_text("n.txt", "1\n-2\n");
-  expect_failure("merge " + path("n.txt") + " " + path("b.txt") + " -o " + path("c.txt") + " --format text --type u32",
+  expect_failure("merge " + path("n.txt") + " " + path("b.txt") + " -o " + path("c.txt") +
+                     " --format text --type u32",
                  "n.txt':2: '-2' is not a number");
 }
 
 TEST_F(Cli, RefusesAnUnknownType) {
   write("a.bin", std::vector<std::uint32_t>{1});
-  expect_failure("merge " + path("a.bin") + " " + path("a.bin") + " -o " + path("c.bin") + " --type u7",
-                 "unknown type 'u7'");
+  expect_failure(
+      "merge " + path("a.bin") + " " + path("a.bin") + " -o " + path("c.bin") + " --type u7",
+      "unknown type 'u7'");
 }
 
 TEST_F(Cli, AFailedRunKeepsTheExistingOutput) {
   write("a.bin", std::vector<std::uint32_t>{3, 1});
   write("b.bin", std::vector<std::uint32_t>{1});
   write_text("c.bin", "precious");
-  expect_failure("merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin"), "not sorted");
+  expect_failure("merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin"),
+                 "not sorted");
   std::ifstream in(path("c.bin"));
   std::string kept;
   in >> kept;
@@ -189,6 +205,21 @@ TEST_F(Cli, BenchMergeCpuPrintsTheTableAndWritesJsonAndCsv) {
 
 TEST_F(Cli, BenchRefusesABadSize) {
   expect_failure("bench merge --backend cpu --sizes 10X", "bad size");
+}
+
+TEST_F(Cli, SpmvScanRunsTheIterationOnAGeneratedMatrix) {
+  ASSERT_EQ(run_cli("gen matrix --like jonheart -o " + path("j.mtx")).exit_code, 0);
+  const result r = run_cli("spmv-scan --matrix " + path("j.mtx") + " --iters 3 --backend cpu");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("running time for 3 iterations:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("relative error vs CPU double reference (L2 norm"), std::string::npos)
+      << r.output;
+}
+
+TEST_F(Cli, SpmvScanNamesTheBadLineOfAMatrix) {
+  write_text("bad.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 5 1\n");
+  expect_failure("spmv-scan --matrix " + path("bad.mtx"), "bad.mtx':3: column index 5");
+  expect_failure("gen matrix --like nosuch -o " + path("x.mtx"), "unknown matrix 'nosuch'");
 }
 
 }  // namespace

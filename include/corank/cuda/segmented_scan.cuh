@@ -15,7 +15,7 @@
 //
 // `automatic` is one pass: each element is read and written once and the offsets are read once
 // (no per-element key array, the difference from cub::DeviceScan::InclusiveScanByKey). It needs a
-// small look-back state (12 bytes per tile of 3840 f32 elements): from the workspace in the options
+// small look-back state (12 bytes per tile of 7424 f32 elements): from the workspace in the options
 // when given (reused without clearing), else allocated stream-ordered for the call. Returns
 // cudaErrorInvalidValue for null pointers with a non-zero size, else the launch's error.
 #pragma once
@@ -128,7 +128,13 @@ cudaError_t segmented_scan(const segmented_scan_options& opt, Source src, bool s
     case segmented_scan_algorithm::automatic:
       break;
   }
-  using shape = typename tuning::segmented_scan_policy<sizeof(T)>::shape;
+  using shape =
+      typename tuning::segmented_scan_policy<sizeof(T), kernels::is_scaled<Source> ? 2 : 1>::shape;
+  const auto kernel = kernels::segmented_scan_tiles<shape, Exclusive, Source, T, Offset, Op>;
+  // Once per kernel: the largest shared-memory carveout, so `min_blocks` tiles fit per SM.
+  static const cudaError_t configured = cudaFuncSetAttribute(
+      kernel, cudaFuncAttributePreferredSharedMemoryCarveout, int(cudaSharedmemCarveoutMaxShared));
+  CORANK_CUDA_TRY(configured);
   const std::size_t tiles = (n + shape::tile - 1) / shape::tile;
   if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
   void* memory = nullptr;
@@ -145,9 +151,9 @@ cudaError_t segmented_scan(const segmented_scan_options& opt, Source src, bool s
   T* values = reinterpret_cast<T*>(static_cast<char*>(memory) +
                                    segmented_scan_workspace::status_bytes(tiles));
   block::tile_state<T> state{static_cast<unsigned*>(memory), values, values + tiles, epoch};
-  kernels::segmented_scan_tiles<shape, Exclusive><<<unsigned(tiles), shape::threads, 0, stream>>>(
-      src, out, static_cast<std::int64_t>(n), offsets, p, op, init, state,
-      src_aligned && aligned16(out));
+  kernel<<<unsigned(tiles), shape::threads, 0, stream>>>(src, out, static_cast<std::int64_t>(n),
+                                                         offsets, p, op, init, state,
+                                                         src_aligned && aligned16(out));
   const cudaError_t launched = cudaGetLastError();
   if (!opt.workspace) CORANK_CUDA_TRY(cudaFreeAsync(memory, stream));
   return launched;

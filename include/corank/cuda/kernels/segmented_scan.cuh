@@ -3,8 +3,11 @@
 // the iteration of the sparse-matrix problem (scan of a * xbar) is the same kernels, fused.
 #pragma once
 
+#include <cuda_pipeline.h>
+
 #include <cstdint>
 
+#include "corank/cuda/block/load_store.cuh"
 #include "corank/cuda/block/segmented_scan.cuh"
 
 namespace corank::cuda::kernels {
@@ -56,10 +59,17 @@ __device__ __forceinline__ T scan_output(const T& inclusive, const T& before, bo
 
 // ---- production: single pass, decoupled look-back over tiles, heads from the offsets ---------
 
-template <class Shape, class T>
+template <class Source>
+inline constexpr bool is_scaled = false;
+template <class T>
+inline constexpr bool is_scaled<scaled_source<T>> = true;
+
+/// Shared memory of one tile: the staged inputs (values, and the scale for the scaled form), the
+/// head bits, the block scan's and the look-back's words.
+template <class Shape, class T, int Inputs>
 struct tile_smem {
   static constexpr int head_words = (Shape::tile + 31) / 32;
-  alignas(16) T values[Shape::tile];
+  alignas(16) T staged[Inputs][Shape::tile];
   unsigned head_bits[head_words];
   block::block_scan_storage<T, Shape::warps> scan;
   std::int64_t first_head_index;
@@ -68,81 +78,88 @@ struct tile_smem {
 
 /// One tile per block, tiles in launch order (block i = tile i, as CUB's single-pass scan relies
 /// on: blocks start in index order, so a tile's predecessors are running or done).
-/// 1. Load the tile (16-byte vectors when whole and aligned) into shared memory; meanwhile warp 0
-///    finds the tile's first head in the offsets by a warp-wide search.
-/// 2. The block walks the offsets that fall in the tile and sets their head bits (co-rank between
-///    element positions and segment heads; empty segments set the same bit again).
-/// 3. Each thread scans its run of `items` elements; the block scans the per-thread pairs.
+/// 1. Start the tile's copy into shared memory (cp.async: no registers held, so a block keeps a
+///    whole tile in flight); meanwhile warp 0 finds the tile's first head in the offsets by a
+///    warp-wide search.
+/// 2. The block walks the offsets that fall in the tile, Walk per thread at a time, and sets their
+///    head bits (the co-rank between element positions and segment heads; empty segments set the
+///    same bit again).
+/// 3. Each thread reduces its run of `items` elements in shared memory; the block scans the
+///    per-thread (head, value) pairs.
 /// 4. Thread 0 publishes the tile's carry (at once if the tile holds a head) and, unless the tile
 ///    starts at a head, looks back for the carry in, which stops at the nearest head.
-/// 5. Each thread finishes its items and the block stores the tile.
+/// 5. Each thread rescans its run from its prefix, in shared memory; the block stores the tile.
 template <class Shape, bool Exclusive, class Source, class T, class Offset, class Op>
-__global__ void __launch_bounds__(Shape::threads)
+__global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     segmented_scan_tiles(Source src, T* out, std::int64_t n, const Offset* offsets,
                          std::int64_t num_segments, Op op, T init, block::tile_state<T> state,
                          bool vectors_aligned) {
   constexpr int NT = Shape::threads, items = Shape::items, tile_items = Shape::tile;
-  constexpr int V = 16 / sizeof(T) > 0 ? int(16 / sizeof(T)) : 1;
-  constexpr int tile_vectors = tile_items / V;
-  __shared__ tile_smem<Shape, T> s;
+  constexpr int inputs = is_scaled<Source> ? 2 : 1, walk = 4;
+  constexpr int V = int(16 / sizeof(T));
+  __shared__ tile_smem<Shape, T, inputs> s;
   const int tid = threadIdx.x, lane = tid % 32;
   const std::int64_t tile = blockIdx.x, base = tile * tile_items;
   const int count = n - base < tile_items ? int(n - base) : tile_items;
 
-  for (int w = tid; w < tile_smem<Shape, T>::head_words; w += NT) s.head_bits[w] = 0;
-  if (count == tile_items && vectors_aligned) {
-#pragma unroll
-    for (int r = 0; r < (tile_vectors + NT - 1) / NT; ++r) {
-      const int v = tid + r * NT;
-      if (v < tile_vectors) {
-        T x[V];
-        src.template load_vector<V>(base + std::int64_t(v) * V, x);
-#pragma unroll
-        for (int k = 0; k < V; ++k) s.values[v * V + k] = x[k];
-      }
+  for (int w = tid; w < tile_smem<Shape, T, inputs>::head_words; w += NT) s.head_bits[w] = 0;
+  {
+    const block::vector_range<T> values(src.in + base, s.staged[0], count);
+    if constexpr (inputs == 2) {
+      const block::vector_range<T> scale(src.scale + base, s.staged[inputs - 1], count);
+      block::copy_ranges_async<NT>(values, scale, tid);
+    } else {
+      block::copy_ranges_async<NT>(values, block::vector_range<T>(src.in, s.staged[0], 0), tid);
     }
-  } else {
-    for (int i = tid; i < count; i += NT) s.values[i] = src[base + i];
+    __pipeline_commit();
   }
   if (tid < 32) {
     const std::int64_t h = block::warp_lower_bound(offsets, num_segments + 1, base, lane);
     if (lane == 0) s.first_head_index = h;
   }
+  __pipeline_wait_prior(0);
   __syncthreads();
 
-  // Heads in [base, base + count): offsets[h..] below the tile's end, offsets[num_segments] = n
-  // excluded. Continue while the block's last thread still saw one.
+  // Heads in [base, base + count): offsets[h..] below the tile's end (offsets[num_segments] = n is
+  // no head). Each round issues `walk` loads per thread before using any; it continues while the
+  // round's last offset still fell inside the tile.
   const std::int64_t end = base + count;
-  for (std::int64_t first = s.first_head_index;; first += NT) {
-    const std::int64_t i = first + tid;
-    bool inside = false;
-    if (i < num_segments) {
-      const std::int64_t head = static_cast<std::int64_t>(offsets[i]);
-      inside = head < end;
-      if (inside) {
-        const int at = int(head - base);
+  for (std::int64_t first = s.first_head_index;; first += std::int64_t(walk) * NT) {
+    std::int64_t head[walk];
+#pragma unroll
+    for (int k = 0; k < walk; ++k) {
+      const std::int64_t i = first + k * NT + tid;
+      head[k] = i < num_segments ? static_cast<std::int64_t>(offsets[i]) : end;
+    }
+#pragma unroll
+    for (int k = 0; k < walk; ++k)
+      if (head[k] < end) {
+        const int at = int(head[k] - base);
         atomicOr(&s.head_bits[at / 32], 1u << (at % 32));
       }
-    }
-    if (!__syncthreads_or(tid == NT - 1 && inside)) break;
+    if (!__syncthreads_or(tid == NT - 1 && head[walk - 1] < end)) break;
   }
 
-  // Thread-local inclusive scan of this thread's run; items past n count as heads.
-  T v[items];
-  bool head[items];
+  // Pass 1 over this thread's run: its (head, value) pair; the scaled form stores the products.
+  // Items past n count as heads. Odd `items` keep the run's accesses free of bank conflicts.
+  T* run = s.staged[0] + tid * items;
+  const auto is_head = [&](int j) {
+    const int at = tid * items + j;
+    return at >= count || ((s.head_bits[at / 32] >> (at % 32)) & 1u);
+  };
+  block::flagged<T> mine{false, T{}};
 #pragma unroll
   for (int j = 0; j < items; ++j) {
-    const int at = tid * items + j;
-    v[j] = s.values[at];
-    head[j] = at >= count || ((s.head_bits[at / 32] >> (at % 32)) & 1u);
+    T x = run[j];
+    if constexpr (inputs == 2) {
+      x = x * s.staged[1][tid * items + j];
+      run[j] = x;
+    }
+    const bool h = is_head(j);
+    mine.value = (j == 0 || h) ? x : op(mine.value, x);
+    mine.head = mine.head || h;
   }
-  block::flagged<T> mine{head[0], v[0]};
-#pragma unroll
-  for (int j = 1; j < items; ++j) {
-    if (!head[j]) v[j] = op(v[j - 1], v[j]);
-    mine.head = mine.head || head[j];
-  }
-  mine.value = v[items - 1];
+  const bool first_is_head = is_head(0);
 
   block::flagged<T> prefix, total;
   const bool has_prefix = block::block_exclusive_scan<NT>(mine, prefix, total, s.scan, op);
@@ -152,7 +169,7 @@ __global__ void __launch_bounds__(Shape::threads)
       state.publish(tile, block::tile_status::carry, total.value);
     else
       state.publish(tile, block::tile_status::aggregate, total.value);
-    if (!head[0]) {
+    if (!first_is_head) {
       const T carry = state.look_back(tile, op);
       if (!total.head) state.publish(tile, block::tile_status::carry, op(carry, total.value));
       s.carry = carry;
@@ -160,42 +177,35 @@ __global__ void __launch_bounds__(Shape::threads)
   }
   __syncthreads();
 
-  // The value just before this thread's first item, within its segment (unused at a head).
-  // The carry is read only where it exists: the tile does not start at a head.
+  // Pass 2: rescan the run from the value just before it within its segment (read only where it
+  // exists: the carry exists when the tile does not start at a head).
   T before = prefix.value;
-  if (!head[0]) {
+  if (!first_is_head) {
     if (!has_prefix)
       before = s.carry;
     else if (!prefix.head)
       before = op(s.carry, prefix.value);
   }
-  bool cut = false;  // items before the thread's first head continue the segment open at its start
 #pragma unroll
   for (int j = 0; j < items; ++j) {
-    cut = cut || head[j];
-    if (!cut) v[j] = op(before, v[j]);
+    const T x = run[j];
+    const bool h = is_head(j);
+    const T inclusive = h ? x : op(before, x);
+    run[j] = scan_output<Exclusive>(inclusive, before, h, init, op);
+    before = inclusive;
   }
-  if constexpr (Exclusive) {
-#pragma unroll
-    for (int j = items - 1; j > 0; --j) v[j] = head[j] ? init : op(init, v[j - 1]);
-    v[0] = head[0] ? init : op(init, before);
-  }
-#pragma unroll
-  for (int j = 0; j < items; ++j) s.values[tid * items + j] = v[j];
   __syncthreads();
 
   if (count == tile_items && vectors_aligned) {
     struct alignas(16) vec {
       T x[V];
     };
-#pragma unroll
-    for (int r = 0; r < (tile_vectors + NT - 1) / NT; ++r) {
-      const int vi = tid + r * NT;
-      if (vi < tile_vectors)
-        reinterpret_cast<vec*>(out + base)[vi] = reinterpret_cast<const vec*>(s.values)[vi];
-    }
+    const vec* from = reinterpret_cast<const vec*>(s.staged[0]);
+    vec* to = reinterpret_cast<vec*>(out + base);
+#pragma unroll 4
+    for (int vi = tid; vi < tile_items / V; vi += NT) to[vi] = from[vi];
   } else {
-    for (int i = tid; i < count; i += NT) out[base + i] = s.values[i];
+    for (int i = tid; i < count; i += NT) out[base + i] = s.staged[0][i];
   }
 }
 

@@ -11,18 +11,24 @@
 
 namespace corank::cuda::tuning {
 
-template <int Threads, int Items>
+template <int Threads, int Items, int MinBlocks>
 struct segmented_scan_shape {
   static constexpr int threads = Threads;
   static constexpr int items = Items;
+  static constexpr int min_blocks = MinBlocks;  ///< blocks per multiprocessor the registers allow
   static constexpr int tile = Threads * Items;
   static constexpr int warps = Threads / 32;
 };
 
-template <std::size_t ValueBytes>
+/// The values stay in shared memory (cp.async, no registers held), so a tile is as large as the
+/// shared memory of 7 resident blocks allows (228 KiB per multiprocessor, 1 KiB reserved per
+/// block): 29 KiB staged per block for the plain f32 scan (256 x 29 x 4 B), 26 KiB for the scaled
+/// one (two inputs of 256 x 13 x 4 B). Bytes in flight per multiprocessor, not instructions, bound
+/// a streaming kernel on an H100.
+template <std::size_t ValueBytes, int Inputs = 1>
 struct segmented_scan_policy {
-  // 256 x 15 x 4 bytes = 15 KiB of values per tile (3840 items, 960 vectors).
-  using shape = segmented_scan_shape<256, ValueBytes <= 4 ? 15 : 9>;
+  static constexpr int items_4 = Inputs == 1 ? 29 : 13, items_8 = Inputs == 1 ? 13 : 7;
+  using shape = segmented_scan_shape<256, ValueBytes <= 4 ? items_4 : items_8, 7>;
   static_assert(shape::tile * ValueBytes % 16 == 0, "a full tile must be whole 16-byte vectors");
 };
 

@@ -1,0 +1,70 @@
+// The study's sparse-matrix iteration on the CPU, shared by the CLI and the benchmarks:
+//   repeat: a_l <- sum over l' from the head of l's row to l of a_l' * xbar_l'
+// with xbar_l = x[col_l] flattened once. One fused pass per iteration (multiply while scanning, in
+// place), and the double-precision sequential reference the GPU and CPU results are checked
+// against.
+#pragma once
+
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <vector>
+
+#include "corank/cpu/segmented_scan.hpp"
+
+namespace corank::backend {
+
+/// Random-access view of a[i] * xbar[i], read by the CPU scan in place of its input.
+template <class T>
+struct product_view {
+  using value_type = T;
+  using difference_type = std::ptrdiff_t;
+  using reference = T;
+  using pointer = void;
+  using iterator_category = std::random_access_iterator_tag;
+  const T* a;
+  const T* xbar;
+  T operator[](std::size_t i) const { return a[i] * xbar[i]; }
+};
+
+/// Runs `iterations` fused passes over a (in place) on all cores; returns the wall time in ms.
+inline double cpu_spmv_scan(float* a, const float* xbar, const std::int64_t* offsets, std::size_t n,
+                            std::size_t rows, int iterations, int threads = 0) {
+  cpu::options opt;
+  opt.threads = threads;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int it = 0; it < iterations; ++it)
+    cpu::segmented_inclusive_scan(product_view<float>{a, xbar}, n, offsets, rows, a, std::plus<>{},
+                                  opt);
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// The reference: `iterations` sequential passes in double.
+inline std::vector<double> reference_spmv_scan(const std::vector<float>& a0,
+                                               const std::vector<float>& xbar,
+                                               const std::vector<std::int64_t>& offsets,
+                                               int iterations) {
+  std::vector<double> a(a0.begin(), a0.end());
+  for (int it = 0; it < iterations; ++it)
+    for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+      double acc = 0;
+      for (auto l = std::size_t(offsets[r]); l < std::size_t(offsets[r + 1]); ++l)
+        a[l] = acc = acc + a[l] * double(xbar[l]);
+    }
+  return a;
+}
+
+/// ||got - want||_2 / ||want||_2 (NaN when the reference is not finite).
+inline double relative_l2_error(const std::vector<float>& got, const std::vector<double>& want) {
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const double d = double(got[i]) - want[i];
+    diff += d * d;
+    norm += want[i] * want[i];
+  }
+  return norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
+}
+
+}  // namespace corank::backend
