@@ -6,7 +6,7 @@
 namespace corank::backend {
 
 struct device_scope {
-  void* memory[3] = {};
+  void* memory[4] = {};
   cudaEvent_t events[2] = {};
   ~device_scope() {
     for (void* p : memory) cudaFree(p);
