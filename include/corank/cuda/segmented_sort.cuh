@@ -6,10 +6,10 @@
 // Segment s is keys[offsets[s], offsets[s + 1]) (CSR: num_segments + 1 offsets, non-decreasing,
 // offsets[num_segments] <= n; empty segments allowed). Device pointers; comp a strict weak order
 // callable on the device. Not stable (bitonic networks). num_segments < 2^32.
-// Segments are binned by size on the device: up to 1024 keys a warp sorts one in shared memory
-// and registers, up to 8192 a block does, larger ones a block runs the whole bitonic network over
-// (tiles in shared memory). Asynchronous on `stream`; temporary storage (4 bytes per segment) is
-// stream-ordered (cudaMallocAsync).
+// Segments are binned by size on the device: up to 32 keys a warp sorts one across its lanes by
+// shuffles, up to 1024 a warp sorts one in shared memory and registers, up to 8192 a block does,
+// larger ones a block runs the whole bitonic network over (tiles in shared memory). Asynchronous
+// on `stream`; temporary storage (8 bytes per segment) is stream-ordered (cudaMallocAsync).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -60,33 +60,39 @@ cudaError_t sort_segments_impl(Key* keys, Value* vals, std::size_t n, const Offs
   constexpr std::size_t small_smem = W * kernels::bitonic_smem_bytes<Key, Value>(32u << warp_b);
   constexpr std::size_t block_smem =
       kernels::bitonic_smem_bytes<Key, Value>(unsigned(NT) << block_b);
-  static unsigned grids[3] = {};
+  const auto tiny_kernel = kernels::segmented_sort_tiny<Key, Value, Offset, Compare>;
+  static unsigned grids[4] = {};
   static const cudaError_t setup = [&] {
-    CORANK_CUDA_TRY(resident_blocks(small_kernel, W * 32, small_smem, &grids[0]));
-    CORANK_CUDA_TRY(resident_blocks(medium_kernel, NT, block_smem, &grids[1]));
-    return resident_blocks(large_kernel, NT, block_smem, &grids[2]);
+    CORANK_CUDA_TRY(resident_blocks(tiny_kernel, 256, 0, &grids[0]));
+    CORANK_CUDA_TRY(resident_blocks(small_kernel, W * 32, small_smem, &grids[1]));
+    CORANK_CUDA_TRY(resident_blocks(medium_kernel, NT, block_smem, &grids[2]));
+    return resident_blocks(large_kernel, NT, block_smem, &grids[3]);
   }();
   CORANK_CUDA_TRY(setup);
 
-  // Temporary: 3 list heads, the small+medium list (one slot per segment), the large list.
+  // Temporary: the list heads; tiny and small lists share one array (from its two ends), the
+  // medium list has its own, the large list a short one.
   const std::size_t medium_max = std::size_t(NT) << block_b;
   const std::size_t large_slots = std::min(num_segments, n / (medium_max + 1) + 1);
   unsigned* temp = nullptr;
   CORANK_CUDA_TRY(
-      cudaMallocAsync(&temp, (4 + num_segments + large_slots) * sizeof(unsigned), stream));
+      cudaMallocAsync(&temp, (4 + 2 * num_segments + large_slots) * sizeof(unsigned), stream));
   unsigned* counters = temp;
-  unsigned* lists = temp + 4;
-  unsigned* large_list = lists + num_segments;
+  using kernels::segment_list;
+  const segment_list tiny{temp + 4, 0}, small{temp + 4, num_segments},
+      medium{temp + 4 + num_segments, 0}, large{temp + 4 + 2 * num_segments, 0};
   cudaError_t status = cudaMemsetAsync(counters, 0, 4 * sizeof(unsigned), stream);
   if (status == cudaSuccess) {
     kernels::segmented_classify<<<unsigned((num_segments + 255) / 256), 256, 0, stream>>>(
-        offsets, num_segments, std::size_t(32) << warp_b, medium_max, lists, large_list, counters);
-    small_kernel<<<grids[0], W * 32, small_smem, stream>>>(keys, vals, offsets, lists, counters + 0,
+        offsets, num_segments, std::size_t(32) << warp_b, medium_max, tiny, small, medium, large,
+        counters);
+    tiny_kernel<<<grids[0], 256, 0, stream>>>(keys, vals, offsets, tiny, counters + 0, comp);
+    small_kernel<<<grids[1], W * 32, small_smem, stream>>>(keys, vals, offsets, small, counters + 1,
                                                            comp);
-    medium_kernel<<<grids[1], NT, block_smem, stream>>>(keys, vals, offsets, lists, num_segments,
-                                                        counters + 1, comp);
-    large_kernel<<<grids[2], NT, block_smem, stream>>>(keys, vals, offsets, large_list,
-                                                       counters + 2, comp);
+    medium_kernel<<<grids[2], NT, block_smem, stream>>>(keys, vals, offsets, medium, counters + 2,
+                                                        comp);
+    large_kernel<<<grids[3], NT, block_smem, stream>>>(keys, vals, offsets, large, counters + 3,
+                                                       comp);
     status = cudaGetLastError();
   }
   const cudaError_t freed = cudaFreeAsync(temp, stream);

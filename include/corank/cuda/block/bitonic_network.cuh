@@ -120,13 +120,15 @@ struct chunk_place {
   }
 };
 
-/// One pass of a chunk held at `keys`/`vals` (global or shared memory seen through `at`, which
-/// maps a logical position to a pointer offset): load the slots below `count`, run the steps of
-/// chunk-relative bits t_hi down to t_lo, store them back.
-template <int B, class Index, class At, class Key, class Value, class Compare>
-__device__ __forceinline__ void chunk_pass(Key* keys, Value* vals, Index count,
-                                           const chunk_place<Index>& place, int t_hi, int t_lo,
-                                           bool flip, At at, Compare comp) {
+/// One pass of a chunk: load the slots below `count` from src_keys/src_vals (positions mapped by
+/// src_at: global or padded shared memory), run the steps of chunk-relative bits t_hi down to
+/// t_lo, store them to dst_keys/dst_vals (mapped by dst_at).
+template <int B, class Index, class SrcAt, class DstAt, class Key, class Value, class Compare>
+__device__ __forceinline__ void chunk_pass_between(const Key* src_keys, const Value* src_vals,
+                                                   SrcAt src_at, Key* dst_keys, Value* dst_vals,
+                                                   DstAt dst_at, Index count,
+                                                   const chunk_place<Index>& place, int t_hi,
+                                                   int t_lo, bool flip, Compare comp) {
   constexpr int VT = 1 << B;
   constexpr bool has_values = !std::is_same_v<Value, no_value>;
   if (place.lower_base >= count) return;  // the whole chunk (mirror included) is past the end
@@ -138,8 +140,8 @@ __device__ __forceinline__ void chunk_pass(Key* keys, Value* vals, Index count,
     const Index i = place.template index<VT>(r);
     if (i < count) {
       valid |= 1u << r;
-      k[r] = keys[at(i)];
-      if constexpr (has_values) v[r] = vals[at(i)];
+      k[r] = src_keys[src_at(i)];
+      if constexpr (has_values) v[r] = src_vals[src_at(i)];
     }
   }
   chunk_steps<B>(k, v, valid, t_hi, t_lo, flip, comp);
@@ -147,10 +149,18 @@ __device__ __forceinline__ void chunk_pass(Key* keys, Value* vals, Index count,
   for (int r = 0; r < VT; ++r) {
     const Index i = place.template index<VT>(r);
     if ((valid >> r) & 1u) {
-      keys[at(i)] = k[r];
-      if constexpr (has_values) vals[at(i)] = v[r];
+      dst_keys[dst_at(i)] = k[r];
+      if constexpr (has_values) dst_vals[dst_at(i)] = v[r];
     }
   }
+}
+
+/// chunk_pass_between in place.
+template <int B, class Index, class At, class Key, class Value, class Compare>
+__device__ __forceinline__ void chunk_pass(Key* keys, Value* vals, Index count,
+                                           const chunk_place<Index>& place, int t_hi, int t_lo,
+                                           bool flip, At at, Compare comp) {
+  chunk_pass_between<B>(keys, vals, at, keys, vals, at, count, place, t_hi, t_lo, flip, comp);
 }
 
 struct identity_index {
@@ -166,12 +176,14 @@ struct padded_index {
 /// Network stages first..last on `count` <= Capacity keys in shared memory (padded layout), by
 /// NT threads (thread `tid`; each takes Capacity / (NT 2^B) chunks of a pass in turn),
 /// synchronised by `sync` between passes. Stages above the capacity (first > log2 Capacity) run
-/// only their steps inside it: the tail of a global stage. Entered and left with the shared
-/// arrays consistent (the caller syncs before and after).
+/// only their steps inside it: the tail of a global stage; `skip_bits` skips the steps of the
+/// top skip_bits bits of the first such stage. Entered and left with the shared arrays
+/// consistent (the caller syncs before and after).
 template <int NT, int B, int Capacity = (NT << B), class Key, class Value, class Compare,
           class Sync>
 __device__ __forceinline__ void shared_network(Key* keys, Value* vals, unsigned count, int first,
-                                               int last, int tid, Compare comp, Sync sync) {
+                                               int last, int tid, Compare comp, Sync sync,
+                                               int skip_bits = 0) {
   constexpr int VT = 1 << B;
   constexpr bool has_values = !std::is_same_v<Value, no_value>;
   constexpr int capacity_bits = __builtin_ctz(unsigned(Capacity));
@@ -207,6 +219,7 @@ __device__ __forceinline__ void shared_network(Key* keys, Value* vals, unsigned 
   for (; stage <= last; ++stage) {
     int j = stage - 1 < capacity_bits - 1 ? stage - 1 : capacity_bits - 1;
     bool flip = j == stage - 1;
+    if (stage == first) j -= skip_bits;  // the caller ran the top steps of the first stage
     while (j >= 0) {
       // A flip chunk must have its top bit at the flip (j >= B here since stage > B).
       const int lo = j - B + 1 > 0 ? j - B + 1 : 0;

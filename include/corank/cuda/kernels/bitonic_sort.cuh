@@ -41,17 +41,34 @@ __device__ __forceinline__ void copy_tile(T* g, T* s, unsigned count, int tid, i
 
 /// Stages first..last of the network on one tile of `count` keys at keys/vals, by the NT threads
 /// of a group (`rank` in it, `sync` its barrier) through the padded shared arrays s_keys/s_vals:
-/// load, run, store. Leaves the group synchronised.
+/// load, run, store. Leaves the group synchronised. The in-tile tail of a global stage (first >
+/// tile bits) runs its first chunk pass straight from global memory (the chunk's slots are
+/// 2^(tile bits - B) apart, so each slot's loads are coalesced), saving a pass through shared
+/// memory.
 template <int NT, int B, int Capacity = (NT << B), class Key, class Value, class Compare,
           class Sync>
 __device__ __forceinline__ void tile_network(Key* keys, Value* vals, Key* s_keys, Value* s_vals,
                                              unsigned count, int first, int last, int rank,
                                              Compare comp, Sync sync) {
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
-  copy_tile<true>(keys, s_keys, count, rank, NT);
-  if constexpr (has_values) copy_tile<true>(vals, s_vals, count, rank, NT);
+  constexpr int capacity_bits = __builtin_ctz(unsigned(Capacity));
+  int skip_bits = 0;
+  if (first > capacity_bits) {
+    constexpr int lo = capacity_bits - B;
+#pragma unroll
+    for (int round = 0; round < Capacity / (NT << B); ++round) {
+      const block::chunk_place<unsigned> place(unsigned(rank) + unsigned(round) * NT, lo, B, false);
+      block::chunk_pass_between<B>(keys, vals, block::identity_index{}, s_keys, s_vals,
+                                   block::padded_index{}, count, place, B - 1, 0, false, comp);
+    }
+    skip_bits = B;
+  } else {
+    copy_tile<true>(keys, s_keys, count, rank, NT);
+    if constexpr (has_values) copy_tile<true>(vals, s_vals, count, rank, NT);
+  }
   sync();
-  block::shared_network<NT, B, Capacity>(s_keys, s_vals, count, first, last, rank, comp, sync);
+  block::shared_network<NT, B, Capacity>(s_keys, s_vals, count, first, last, rank, comp, sync,
+                                         skip_bits);
   sync();
   copy_tile<false>(keys, s_keys, count, rank, NT);
   if constexpr (has_values) copy_tile<false>(vals, s_vals, count, rank, NT);

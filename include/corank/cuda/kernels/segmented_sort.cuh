@@ -1,7 +1,7 @@
 // Kernels of the batched sort of many segments (segmented_sort.cuh). Segments are binned by
-// size into three lists, each then served by a persistent grid: a warp per small segment, a block
-// per medium one (both sort entirely in shared memory/registers), a block walking the network in
-// global memory per large one.
+// size into four lists, each then served by a persistent grid: a warp per tiny segment (shuffles
+// across lanes), a warp per small one, a block per medium one (both in shared memory and
+// registers), a block walking the network in global memory per large one.
 #pragma once
 
 #include <cstddef>
@@ -11,22 +11,36 @@
 
 namespace corank::cuda::kernels {
 
-/// Size classes of segments; list heads in `counters`.
-enum segment_class : unsigned { small_segment = 0, medium_segment = 1, large_segment = 2 };
+/// Size classes of segments, in the order of their list heads in `counters`.
+enum segment_class : int { tiny_segment, small_segment, medium_segment, large_segment, classes };
 
-/// Appends each segment of more than one key to its class's list (small: from the front of
-/// `lists`, medium: from the back, large: `large_list`). Warp-aggregated atomics: one per warp
-/// and class.
+/// One class's list of segment ids: filled from the front of `base`, or from the back of
+/// base[0, back) when back > 0 (two classes share one array).
+struct segment_list {
+  unsigned* base;
+  std::size_t back;
+  __device__ __forceinline__ unsigned& operator[](unsigned i) const {
+    return back ? base[back - 1 - i] : base[i];
+  }
+};
+
+/// Appends each segment of more than one key to its class's list. Warp-aggregated atomics: one
+/// per warp and class.
 template <class Offset>
 __global__ void segmented_classify(const Offset* offsets, std::size_t num_segments,
-                                   std::size_t small_max, std::size_t medium_max, unsigned* lists,
-                                   unsigned* large_list, unsigned* counters) {
+                                   std::size_t small_max, std::size_t medium_max, segment_list tiny,
+                                   segment_list small, segment_list medium, segment_list large,
+                                   unsigned* counters) {
   const std::size_t s = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const unsigned lane = threadIdx.x % 32;
   std::size_t size = 0;
   if (s < num_segments) size = std::size_t(offsets[s + 1] - offsets[s]);
-  const int cls = size <= 1 ? -1 : size <= small_max ? 0 : size <= medium_max ? 1 : 2;
-  for (int c = 0; c < 3; ++c) {
+  const int cls = size <= 1            ? -1
+                  : size <= 32         ? int(tiny_segment)
+                  : size <= small_max  ? int(small_segment)
+                  : size <= medium_max ? int(medium_segment)
+                                       : int(large_segment);
+  for (int c = 0; c < classes; ++c) {
     const unsigned mask = __ballot_sync(0xffffffffu, cls == c);
     if (!mask) continue;
     const unsigned leader = __ffs(mask) - 1;
@@ -35,12 +49,39 @@ __global__ void segmented_classify(const Offset* offsets, std::size_t num_segmen
     base = __shfl_sync(0xffffffffu, base, leader);
     if (cls == c) {
       const unsigned pos = base + __popc(mask & ((1u << lane) - 1));
-      if (c == small_segment)
-        lists[pos] = unsigned(s);
-      else if (c == medium_segment)
-        lists[num_segments - 1 - pos] = unsigned(s);
-      else
-        large_list[pos] = unsigned(s);
+      const segment_list& list = c == tiny_segment     ? tiny
+                                 : c == small_segment  ? small
+                                 : c == medium_segment ? medium
+                                                       : large;
+      list[pos] = unsigned(s);
+    }
+  }
+}
+
+/// A warp per segment of at most 32 keys: one key per lane, sorted across lanes by shuffles.
+/// Few registers and no shared memory, so the whole GPU's warps overlap their loads.
+template <class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(256)
+    segmented_sort_tiny(Key* keys, Value* vals, const Offset* offsets, segment_list list,
+                        const unsigned* counter, Compare comp) {
+  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned warps = gridDim.x * (blockDim.x / 32);
+  const unsigned count = *counter;
+  for (unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) / 32; w < count; w += warps) {
+    const unsigned s = list[w];
+    const std::size_t begin = std::size_t(offsets[s]);
+    const unsigned size = unsigned(std::size_t(offsets[s + 1]) - begin);
+    Key key;
+    Value val{};
+    if (lane < size) {
+      key = keys[begin + lane];
+      if constexpr (has_values) val = vals[begin + lane];
+    }
+    block::warp_lane_sort(key, val, size, lane, comp);
+    if (lane < size) {
+      keys[begin + lane] = key;
+      if constexpr (has_values) vals[begin + lane] = val;
     }
   }
 }
@@ -55,12 +96,13 @@ __device__ __forceinline__ void sort_in_shared(Key* keys, Value* vals, Key* s_ke
 }
 
 /// A warp per segment of the small list; the network's width follows the segment's size.
+/// Two blocks per multiprocessor at least (registers capped at 128): a single one left the
+/// GPU latency-bound.
 template <int Warps, int MaxB, class Key, class Value, class Offset, class Compare>
-__global__ void __launch_bounds__(Warps * 32)
-    segmented_sort_small(Key* keys, Value* vals, const Offset* offsets, const unsigned* list,
+__global__ void __launch_bounds__(Warps * 32, 2)
+    segmented_sort_small(Key* keys, Value* vals, const Offset* offsets, segment_list list,
                          const unsigned* counter, Compare comp) {
   constexpr unsigned capacity = 32u << MaxB;
-  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const bitonic_smem<Key, Value> smem(smem_raw + warp * bitonic_smem_bytes<Key, Value>(capacity),
@@ -72,18 +114,7 @@ __global__ void __launch_bounds__(Warps * 32)
     const unsigned size = unsigned(std::size_t(offsets[s + 1]) - begin);
     Key* k = keys + begin;
     Value* v = vals + begin;
-    if (size <= 32) {
-      // One key per lane, sorted across lanes by shuffles.
-      Key key;
-      Value val{};
-      if (lane < size) key = k[lane];
-      if constexpr (has_values)
-        if (lane < size) val = v[lane];
-      block::warp_lane_sort(key, val, size, lane, comp);
-      if (lane < size) k[lane] = key;
-      if constexpr (has_values)
-        if (lane < size) v[lane] = val;
-    } else if (size <= 64)
+    if (size <= 64)
       sort_in_shared<32, 1>(k, v, smem.keys, smem.vals, size, lane, comp, block::warp_sync{});
     else if (size <= 256)
       sort_in_shared<32, 3>(k, v, smem.keys, smem.vals, size, lane, comp, block::warp_sync{});
@@ -92,17 +123,17 @@ __global__ void __launch_bounds__(Warps * 32)
   }
 }
 
-/// A block per segment of the medium list (read from the back of `lists`).
+/// A block per segment of the medium list.
 template <int NT, int MaxB, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(NT)
-    segmented_sort_medium(Key* keys, Value* vals, const Offset* offsets, const unsigned* lists,
-                          std::size_t num_segments, const unsigned* counter, Compare comp) {
+    segmented_sort_medium(Key* keys, Value* vals, const Offset* offsets, segment_list list,
+                          const unsigned* counter, Compare comp) {
   constexpr unsigned capacity = unsigned(NT) << MaxB;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   const bitonic_smem<Key, Value> smem(smem_raw, capacity);
   const unsigned count = *counter;
   for (unsigned w = blockIdx.x; w < count; w += gridDim.x) {
-    const unsigned s = lists[num_segments - 1 - w];
+    const unsigned s = list[w];
     const std::size_t begin = std::size_t(offsets[s]);
     const unsigned size = unsigned(std::size_t(offsets[s + 1]) - begin);
     Key* k = keys + begin;
@@ -119,7 +150,7 @@ __global__ void __launch_bounds__(NT)
 /// and the long-distance steps in global memory, passes separated by block barriers.
 template <int NT, int B, int BG, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(NT)
-    segmented_sort_large(Key* keys, Value* vals, const Offset* offsets, const unsigned* list,
+    segmented_sort_large(Key* keys, Value* vals, const Offset* offsets, segment_list list,
                          const unsigned* counter, Compare comp) {
   constexpr unsigned capacity = unsigned(NT) << B;
   constexpr int tile_bits = __builtin_ctz(capacity);
