@@ -30,21 +30,21 @@ std::vector<std::size_t> default_merge_sizes(bool quick) {
 std::vector<merge_contender> cpu_merge_contenders() {
   using P = merge_problem;
   return {
-      {"memcpy", "cpu", role::copy,
+      {"memcpy", "cpu", role::copy, 0,
        [](const P& p, const timing_config& cfg) {
          // Reads and writes as many bytes as the merge: the output's size, once each way.
          return measure_host_copy(p.out, p.expected, (p.m + p.n) * sizeof(std::uint32_t), p.threads,
                                   cfg);
        }},
-      {"std::merge", "cpu", role::baseline,
+      {"std::merge", "cpu", role::baseline, 1,
        [](const P& p, const timing_config& cfg) {
          return measure([&] { std::merge(p.a, p.a + p.m, p.b, p.b + p.n, p.out); }, cfg);
        }},
-      {"__gnu_parallel::merge", "cpu", role::contender,
+      {"__gnu_parallel::merge", "cpu", role::contender, 0,
        [](const P& p, const timing_config& cfg) {
          return measure([&] { gnu_parallel_merge(p.a, p.m, p.b, p.n, p.out, p.threads); }, cfg);
        }},
-      {"corank::cpu::merge", "cpu", role::contender,
+      {"corank::cpu::merge", "cpu", role::contender, 0,
        [](const P& p, const timing_config& cfg) {
          cpu::options opt;
          opt.threads = p.threads;
@@ -54,8 +54,7 @@ std::vector<merge_contender> cpu_merge_contenders() {
   };
 }
 
-report run_merge_bench(const merge_bench_config& config,
-                       const std::vector<merge_contender>& contenders) {
+report run_merge_bench(const run_config& config, const std::vector<merge_contender>& contenders) {
   const int threads = config.threads > 0 ? config.threads : cpu::detail::max_threads();
   report rep("merge");
   rep.set_meta("keys", "u32 uniform random, sorted");
@@ -69,21 +68,17 @@ report run_merge_bench(const merge_bench_config& config,
     std::vector<std::uint32_t> expected(2 * n), out(2 * n);
     std::merge(a.begin(), a.end(), b.begin(), b.end(), expected.begin());
     const merge_problem problem{a.data(), n, b.data(), n, out.data(), threads, expected.data()};
-    for (const merge_contender& c : contenders) {
-      bar.step("merge " + human_count(n) + " per input: " + c.name);
-      std::fill(out.begin(), out.end(), 0xDEADBEEFu);
-      row r;
-      r.contender = c.name;
-      r.backend = c.backend;
-      r.kind = c.kind;
-      r.size = n;
-      r.items = 2 * n;
-      r.bytes = 2 * (2 * n) * sizeof(std::uint32_t);  // inputs read once, output written once
-      r.threads = c.kind == role::baseline ? 1 : threads;
-      r.time = c.measure(problem, config.timing);
-      r.verified = out == expected;
-      rep.add(std::move(r));
-    }
+    row shape;
+    shape.size = n;
+    shape.items = 2 * n;
+    shape.bytes = 2 * (2 * n) * sizeof(std::uint32_t);  // inputs read once, output written once
+    shape.threads = threads;
+    run_contenders(contenders, problem, shape, config.timing,
+                   "merge " + human_count(n) + " per input", bar, rep, [&](const merge_contender&) {
+                     const bool ok = out == expected;
+                     std::fill(out.begin(), out.end(), 0xDEADBEEFu);  // poison for the next
+                     return ok;
+                   });
   }
   return rep;
 }

@@ -23,21 +23,12 @@ struct merge_problem {
 
 using merge_contender = contender<merge_problem>;
 
-struct merge_bench_config {
-  std::vector<std::size_t> sizes;  ///< items per input
-  int threads = 0;                 ///< 0: OpenMP's default
-  timing_config timing;
-  bool show_progress = true;
-  std::uint64_t seed = 1;
-};
-
 /// memcpy (the copy reference), std::merge (the baseline), __gnu_parallel::merge and
 /// corank::cpu::merge.
 std::vector<merge_contender> cpu_merge_contenders();
 
 /// Runs `contenders` over the configured sizes; every output is checked against std::merge.
-report run_merge_bench(const merge_bench_config& config,
-                       const std::vector<merge_contender>& contenders);
+report run_merge_bench(const run_config& config, const std::vector<merge_contender>& contenders);
 
 /// Default sizes: 1K ... 100M per input (the study's), or small ones for a quick look.
 std::vector<std::size_t> default_merge_sizes(bool quick);

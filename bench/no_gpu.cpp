@@ -3,6 +3,7 @@
 
 #include "gpu_merge.hpp"
 #include "gpu_segmented_scan.hpp"
+#include "gpu_sort.hpp"
 
 namespace corank::bench {
 
@@ -15,6 +16,10 @@ int run_gpu_segmented_scan_bench(const gpu_scan_bench_config&, std::ostream&) {
 }
 
 int run_gpu_spmv_scan_bench(const gpu_scan_bench_config&, std::ostream&) {
+  throw std::runtime_error("this corank was built without the CUDA backend");
+}
+
+int run_gpu_sort_bench(const gpu_sort_config&, std::ostream&) {
   throw std::runtime_error("this corank was built without the CUDA backend");
 }
 

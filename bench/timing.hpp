@@ -50,6 +50,25 @@ stats measure(Run&& run, const timing_config& cfg = {}) {
   return summarize(std::move(ms));
 }
 
+/// Like measure, with an untimed `setup()` before every run (e.g. restoring a sort's input).
+/// Runs are timed one by one, never batched.
+template <class Setup, class Run>
+stats measure_with_setup(Setup&& setup, Run&& run, const timing_config& cfg = {}) {
+  using clock = std::chrono::steady_clock;
+  auto once_ms = [&] {
+    setup();
+    const auto start = clock::now();
+    run();
+    return std::chrono::duration<double, std::milli>(clock::now() - start).count();
+  };
+  double first_ms = 0;
+  for (int i = 0; i < cfg.warmup_runs; ++i) first_ms = once_ms();
+  std::vector<double> ms;
+  const int runs = runs_for(first_ms, cfg);
+  for (int i = 0; i < runs; ++i) ms.push_back(once_ms());
+  return summarize(std::move(ms));
+}
+
 /// Like measure, but `run()` returns its own time in ms (e.g. from CUDA events).
 template <class Run>
 stats measure_reported(Run&& run, const timing_config& cfg = {}) {

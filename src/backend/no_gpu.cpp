@@ -4,6 +4,7 @@
 #include "backend/gpu.hpp"
 #include "backend/gpu_merge.hpp"
 #include "backend/gpu_scan.hpp"
+#include "backend/gpu_sort.hpp"
 #include "io/element_type.hpp"
 
 namespace corank::backend {
@@ -21,6 +22,15 @@ double gpu_spmv_scan(float*, const float*, const std::int64_t*, std::size_t, std
 
 #define CORANK_INSTANTIATE(T, tag) \
   template double gpu_merge<T>(const T*, std::size_t, const T*, std::size_t, T*);
+CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
+#undef CORANK_INSTANTIATE
+
+template <class T>
+double gpu_sort(T*, std::size_t, gpu_sort_algorithm) {
+  throw std::runtime_error("this corank was built without the CUDA backend");
+}
+
+#define CORANK_INSTANTIATE(T, tag) template double gpu_sort<T>(T*, std::size_t, gpu_sort_algorithm);
 CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
 #undef CORANK_INSTANTIATE
 

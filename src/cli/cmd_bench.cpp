@@ -14,7 +14,9 @@
 #include "data/matrix_like.hpp"
 #include "gpu_merge.hpp"
 #include "gpu_segmented_scan.hpp"
+#include "gpu_sort.hpp"
 #include "merge_bench.hpp"
+#include "sort_bench.hpp"
 
 namespace corank::cli {
 namespace {
@@ -61,10 +63,18 @@ std::vector<std::size_t> sizes_or(const bench_args& args, std::vector<std::size_
   return sizes;
 }
 
-bench::timing_config timing_for(const bench_args& args) {
-  bench::timing_config t;
-  if (args.quick) t.target_seconds = 0.1, t.max_runs = 15;
-  return t;
+bench::run_config cpu_config(const bench_args& args, std::vector<std::size_t> default_sizes) {
+  bench::run_config config;
+  config.sizes = sizes_or(args, std::move(default_sizes));
+  config.threads = args.threads;
+  if (args.quick) config.timing.target_seconds = 0.1, config.timing.max_runs = 15;
+  config.show_progress = !args.quiet;
+  return config;
+}
+
+/// The GPU benchmarks print their own tables; CSV is written for the CPU ones only.
+void warn_if_csv(const bench_args& args) {
+  if (!args.csv_path.empty()) std::fprintf(stderr, "corank: --csv is CPU-only for now\n");
 }
 
 /// Prints the table and writes the files asked for; fails when an output was wrong.
@@ -83,17 +93,30 @@ void run_merge_bench(const bench_args& args) {
                                              : bench::default_merge_sizes(false));
     config.pairs = config.studied = !args.quick;
     config.json_path = args.json_path;
-    if (!args.csv_path.empty()) std::fprintf(stderr, "corank: --csv is CPU-only for now\n");
+    warn_if_csv(args);
     if (bench::run_gpu_merge_bench(config, std::cout) != 0)
       throw std::runtime_error("the GPU merge benchmark failed (see the table)");
     return;
   }
-  bench::merge_bench_config config;
-  config.sizes = sizes_or(args, bench::default_merge_sizes(args.quick));
-  config.threads = args.threads;
-  config.timing = timing_for(args);
-  config.show_progress = !args.quiet;
-  finish(bench::run_merge_bench(config, bench::cpu_merge_contenders()), args);
+  finish(bench::run_merge_bench(cpu_config(args, bench::default_merge_sizes(args.quick)),
+                                bench::cpu_merge_contenders()),
+         args);
+}
+
+void run_sort_bench(const bench_args& args) {
+  if (backend::resolve_backend(args.backend) == backend::backend_kind::gpu) {
+    bench::gpu_sort_config config;
+    config.sizes = sizes_or(args, args.quick ? std::vector<std::size_t>{1000000, 10000000}
+                                             : bench::default_sort_sizes(false));
+    config.json_path = args.json_path;
+    warn_if_csv(args);
+    if (bench::run_gpu_sort_bench(config, std::cout) != 0)
+      throw std::runtime_error("the GPU sort benchmark failed (see the table)");
+    return;
+  }
+  finish(bench::run_sort_bench(cpu_config(args, bench::default_sort_sizes(args.quick)),
+                               bench::cpu_sort_contenders()),
+         args);
 }
 
 /// The study's iteration on stand-ins of its matrices: the GPU table (fused pass, the study's two
@@ -186,6 +209,9 @@ void add_bench_command(CLI::App& app) {
                  "GPU segmented scan of 100M f32 by mean segment length vs CUB scan-by-key",
                  scan_args)
       ->callback([scan_args] { run_segmented_scan_bench(*scan_args); });
+  auto sort_args = std::make_shared<bench_args>();
+  add_experiment(*bench, "sort", "Sort u32 keys (uniform random)", sort_args)
+      ->callback([sort_args] { run_sort_bench(*sort_args); });
 }
 
 }  // namespace corank::cli

@@ -17,10 +17,8 @@
 namespace corank::cli {
 namespace {
 
-struct merge_args {
+struct merge_args : key_file_options {
   std::string input_a, input_b, output;
-  std::string type = "u32", format = "binary", backend = "auto";
-  int threads = 0;
 };
 
 template <class T>
@@ -49,7 +47,8 @@ void run_merge(const merge_args& args) {
     opt.threads = args.threads;
     const auto start = std::chrono::steady_clock::now();
     cpu::merge(a.begin(), a.end(), b.begin(), b.end(), out.begin(), corank::less{}, opt);
-    ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
   io::write_array(args.output, out.data(), out.size(), format);
   std::printf("merged %zu + %zu %s keys on the %s in %.3f ms -> %s\n", a.size(), b.size(),
@@ -65,13 +64,7 @@ void add_merge_command(CLI::App& app) {
   cmd->add_option("A", args->input_a, "First sorted input")->required();
   cmd->add_option("B", args->input_b, "Second sorted input")->required();
   cmd->add_option("-o,--output", args->output, "Output file (written atomically)")->required();
-  cmd->add_option("-t,--type", args->type, "Key type: u32|i32|u64|i64|f32|f64")
-      ->capture_default_str();
-  cmd->add_option("-f,--format", args->format, "File format: binary (raw) | text (one per line)")
-      ->capture_default_str();
-  cmd->add_option("-b,--backend", args->backend, "cpu|gpu|auto")->capture_default_str();
-  cmd->add_option("--threads", args->threads, "CPU threads (0: OMP_NUM_THREADS or all cores)")
-      ->capture_default_str();
+  add_key_file_options(cmd, *args);
   cmd->callback([args] {
     io::dispatch(io::parse_element_type(args->type),
                  [&](auto tag) { run_merge<typename decltype(tag)::type>(*args); });

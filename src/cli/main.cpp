@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   corank::cli::add_info_command(app);
   corank::cli::add_bench_command(app);
   corank::cli::add_spmv_scan_command(app);
+  corank::cli::add_sort_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

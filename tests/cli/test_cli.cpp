@@ -203,6 +203,36 @@ TEST_F(Cli, BenchMergeCpuPrintsTheTableAndWritesJsonAndCsv) {
   EXPECT_NE(text.find("\"speedup\""), std::string::npos);
 }
 
+TEST_F(Cli, SortsABinaryFile) {
+  std::vector<std::int64_t> keys(100003);
+  for (auto& k : keys) k = std::int64_t(rng() % 2000) - 1000;
+  write("in.bin", keys);
+  const result r = run_cli("sort " + path("in.bin") + " -o " + path("out.bin") +
+                           " --type i64 --backend cpu --algo merge");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(corank::io::read_array<std::int64_t>(path("out.bin"), corank::io::file_format::binary),
+            keys);
+}
+
+TEST_F(Cli, SortRefusesBitonicOnTheCpu) {
+  write("in.bin", std::vector<std::uint32_t>{3, 1, 2});
+  expect_failure("sort " + path("in.bin") + " -o " + path("out.bin") + " --backend cpu --algo bitonic",
+                 "GPU only");
+}
+
+TEST_F(Cli, SortRefusesAMissingFile) {
+  expect_failure("sort " + path("nothing.bin") + " -o " + path("out.bin") + " --backend cpu",
+                 "nothing.bin");
+}
+
+TEST_F(Cli, BenchSortCpuChecksEveryOutput) {
+  const result r = run_cli("bench sort --backend cpu --quiet --sizes 1K,5000 --threads 2");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("corank::cpu::stable_sort"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("WRONG"), std::string::npos) << r.output;
+}
+
 TEST_F(Cli, BenchRefusesABadSize) {
   expect_failure("bench merge --backend cpu --sizes 10X", "bad size");
 }

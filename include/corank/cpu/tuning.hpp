@@ -21,4 +21,7 @@ inline constexpr int merge_streams = 4;
 /// Below this many outputs per stream, fewer streams: the split costs co-rank searches.
 inline constexpr std::ptrdiff_t merge_min_stream_items = 512;
 
+/// The stable sort starts from blocks of this many items sorted by insertion.
+inline constexpr std::ptrdiff_t sort_block_items = 16;
+
 }  // namespace corank::cpu::tuning

@@ -1,0 +1,185 @@
+// Parallel stable merge sort on multicore CPUs (OpenMP), built on the co-rank merge.
+//
+// Phase 1: each thread sorts one contiguous chunk with a bottom-up merge sort: insertion-sorted
+// blocks, then passes of the interleaved branch-free merge (merge_streams.hpp), ping-ponging
+// with a buffer. Phase 2: pairwise passes merge the sorted chunks; every pass cuts its whole
+// output into equal pieces by co-rank, so all threads share each pass whatever the run count.
+#pragma once
+
+#include <cstddef>
+#include <iterator>
+#include <memory>
+#include <utility>
+
+#include "corank/cpu/merge.hpp"
+#include "corank/cpu/options.hpp"
+#include "corank/functional.hpp"
+#include "corank/merge_path.hpp"
+
+namespace corank::cpu {
+namespace detail {
+
+/// Stable insertion sort of keys[0,n) with values alongside (short blocks only).
+template <class Keys, class Vals, class Compare>
+void insertion_sort_by_key(Keys keys, Vals vals, std::ptrdiff_t n, Compare comp) {
+  for (std::ptrdiff_t i = 1; i < n; ++i) {
+    auto key = std::move(keys[i]);
+    auto val = std::move(vals[i]);
+    std::ptrdiff_t j = i;
+    // Strictly less moves left: equal keys keep their order.
+    for (; j > 0 && comp(key, keys[j - 1]); --j) {
+      keys[j] = std::move(keys[j - 1]);
+      vals[j] = std::move(vals[j - 1]);
+    }
+    keys[j] = std::move(key);
+    vals[j] = std::move(val);
+  }
+}
+
+/// One merge pass: runs of `width` items of src (the last may be shorter) merged pairwise into
+/// dst, split into pieces of about `piece_items` outputs so `parallel` threads can share it.
+/// Call from inside a parallel region when `parallel` (it is an orphaned omp for).
+template <class KeySrc, class ValSrc, class KeyDst, class ValDst, class Compare>
+void merge_pass(KeySrc keys, ValSrc vals, KeyDst out_keys, ValDst out_vals, std::ptrdiff_t n,
+                std::ptrdiff_t width, std::ptrdiff_t piece_items, bool parallel, Compare comp) {
+  using size = std::ptrdiff_t;
+  const size pair_items = 2 * width;
+  const size pairs = (n + pair_items - 1) / pair_items;
+  // Pieces per pair, the same for every pair (the last pair may be short: its pieces are too).
+  const size per_pair = pair_items > piece_items ? (pair_items + piece_items - 1) / piece_items : 1;
+  auto piece = [&](size p) {
+    const size pair = p / per_pair, part = p % per_pair;
+    const size begin = pair * pair_items;
+    const size m = width < n - begin ? width : n - begin;
+    const size rest = n - begin - m;
+    const size len = rest < width ? rest : width;
+    const size total = m + len;
+    merge_output_range(keys + begin, m, vals + begin, keys + begin + m, len, vals + begin + m,
+                       out_keys + begin, out_vals + begin, even_split(total, per_pair, part),
+                       even_split(total, per_pair, part + 1), comp);
+  };
+  const size pieces = pairs * per_pair;
+  if (parallel) {
+#pragma omp for schedule(dynamic, 1)
+    for (size p = 0; p < pieces; ++p) piece(p);
+  } else {
+    for (size p = 0; p < pieces; ++p) piece(p);
+  }
+}
+
+/// Merge passes from run width `width` until one run covers [0, n), ping-ponging between
+/// (keys, vals) and (buf_keys, buf_vals). Returns true when the result ends in the buffers.
+template <class Keys, class Vals, class BufKeys, class BufVals, class Compare>
+bool merge_passes(Keys keys, Vals vals, BufKeys buf_keys, BufVals buf_vals, std::ptrdiff_t n,
+                  std::ptrdiff_t width, std::ptrdiff_t piece_items, bool parallel, Compare comp) {
+  bool in_buffer = false;
+  for (; width < n; width *= 2, in_buffer = !in_buffer) {
+    if (in_buffer)
+      merge_pass(buf_keys, buf_vals, keys, vals, n, width, piece_items, parallel, comp);
+    else
+      merge_pass(keys, vals, buf_keys, buf_vals, n, width, piece_items, parallel, comp);
+  }
+  return in_buffer;
+}
+
+/// Copies [0,n) of the buffers back (keys and values).
+template <class BufKeys, class BufVals, class Keys, class Vals>
+void copy_back(BufKeys buf_keys, BufVals buf_vals, Keys keys, Vals vals, std::ptrdiff_t n) {
+  for (std::ptrdiff_t i = 0; i < n; ++i) keys[i] = std::move(buf_keys[i]);
+  for (std::ptrdiff_t i = 0; i < n; ++i) vals[i] = std::move(buf_vals[i]);
+}
+
+/// Sequential stable merge sort of keys[0,n) (values alongside), using the buffers. The result
+/// is left in keys/vals.
+template <class Keys, class Vals, class BufKeys, class BufVals, class Compare>
+void sort_chunk(Keys keys, Vals vals, BufKeys buf_keys, BufVals buf_vals, std::ptrdiff_t n,
+                Compare comp) {
+  const std::ptrdiff_t block = tuning::sort_block_items;
+  for (std::ptrdiff_t i = 0; i < n; i += block)
+    insertion_sort_by_key(keys + i, vals + i, block < n - i ? block : n - i, comp);
+  if (merge_passes(keys, vals, buf_keys, buf_vals, n, block, n, false, comp))
+    copy_back(buf_keys, buf_vals, keys, vals, n);
+}
+
+/// A buffer of n items of T for the passes, or a discard_iterator when values are discarded.
+template <class T>
+struct sort_buffer {
+  std::unique_ptr<T[]> items;
+  explicit sort_buffer(std::size_t n) : items(new T[n]) {}
+  T* begin() { return items.get(); }
+};
+template <>
+struct sort_buffer<discard_iterator> {
+  explicit sort_buffer(std::size_t) {}
+  discard_iterator begin() { return {}; }
+};
+
+template <class It>
+struct buffer_item {
+  using type = typename std::iterator_traits<It>::value_type;
+};
+template <>
+struct buffer_item<discard_iterator> {
+  using type = discard_iterator;
+};
+template <class It>
+using buffer_item_t = typename buffer_item<It>::type;
+
+}  // namespace detail
+
+/// Stable sort of keys[first, last) with values moved alongside (vals_first...), on all cores.
+/// Key and value types must be default-constructible and movable; extra memory: n keys and
+/// n values.
+template <class KeyIt, class ValIt, class Compare = corank::less>
+void stable_sort_by_key(KeyIt keys_first, KeyIt keys_last, ValIt vals_first, Compare comp = {},
+                        const options& opt = {}) {
+  using size = std::ptrdiff_t;
+  const size n = keys_last - keys_first;
+  if (n < 2) return;
+  detail::sort_buffer<detail::buffer_item_t<KeyIt>> buf_keys(static_cast<std::size_t>(n));
+  detail::sort_buffer<detail::buffer_item_t<ValIt>> buf_vals(static_cast<std::size_t>(n));
+  const int threads = detail::threads_for(static_cast<std::size_t>(n), opt);
+  if (threads <= 1) {
+    detail::sort_chunk(keys_first, vals_first, buf_keys.begin(), buf_vals.begin(), n, comp);
+    return;
+  }
+  // Chunks: one per thread, rounded to whole insertion blocks so phase 2 starts from runs of
+  // equal width (the last chunk takes the remainder).
+  const size block = tuning::sort_block_items;
+  const size blocks = (n + block - 1) / block;
+  const size width = ((blocks + threads - 1) / threads) * block;
+  const size chunks = (n + width - 1) / width;
+  const size piece_items =
+      n / (size(threads) * tuning::merge_chunks_per_thread) + tuning::merge_min_chunk_items;
+  bool in_buffer = false;
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp for schedule(static, 1)
+    for (size c = 0; c < chunks; ++c) {
+      const size begin = c * width, len = width < n - begin ? width : n - begin;
+      detail::sort_chunk(keys_first + begin, vals_first + begin, buf_keys.begin() + begin,
+                         buf_vals.begin() + begin, len, comp);
+    }
+    const bool ends_in_buffer =
+        detail::merge_passes(keys_first, vals_first, buf_keys.begin(), buf_vals.begin(), n, width,
+                             piece_items, true, comp);
+#pragma omp single
+    in_buffer = ends_in_buffer;
+  }
+  if (in_buffer) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (size c = 0; c < size(threads); ++c) {
+      const size begin = even_split<size>(n, threads, c), end = even_split<size>(n, threads, c + 1);
+      detail::copy_back(buf_keys.begin() + begin, buf_vals.begin() + begin, keys_first + begin,
+                        vals_first + begin, end - begin);
+    }
+  }
+}
+
+/// Stable sort of [first, last): the contract of std::stable_sort, run on all cores.
+template <class It, class Compare = corank::less>
+void stable_sort(It first, It last, Compare comp = {}, const options& opt = {}) {
+  stable_sort_by_key(first, last, discard_iterator{}, comp, opt);
+}
+
+}  // namespace corank::cpu

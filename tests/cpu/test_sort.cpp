@@ -1,0 +1,137 @@
+// The CPU stable sort, against std::stable_sort. Values record each key's original position, so
+// stability is checked, not assumed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <deque>
+#include <numeric>
+#include <vector>
+
+#include "corank/cpu/sort.hpp"
+#include "support/seeded_test.hpp"
+
+namespace {
+
+class CpuSort : public corank::test::seeded_test {
+ protected:
+  static corank::cpu::options threads(int t) {
+    corank::cpu::options opt;
+    opt.threads = t;
+    opt.sequential_below = 0;  // exercise the parallel phases even for tiny inputs
+    return opt;
+  }
+
+  // Sorts keys with stable_sort_by_key (values = original positions) and with stable_sort, and
+  // compares both against std::stable_sort.
+  template <class T, class Compare = corank::less>
+  void check(const std::vector<T>& keys, Compare comp = {}, corank::cpu::options opt = {}) {
+    std::vector<std::uint64_t> want_pos(keys.size());
+    std::iota(want_pos.begin(), want_pos.end(), 0);
+    std::stable_sort(want_pos.begin(), want_pos.end(),
+                     [&](std::uint64_t x, std::uint64_t y) { return comp(keys[x], keys[y]); });
+
+    std::vector<T> got = keys;
+    std::vector<std::uint64_t> pos(keys.size());
+    std::iota(pos.begin(), pos.end(), 0);
+    corank::cpu::stable_sort_by_key(got.begin(), got.end(), pos.begin(), comp, opt);
+    ASSERT_EQ(pos, want_pos) << "n=" << keys.size() << " threads=" << opt.threads;
+    for (std::size_t i = 0; i < got.size(); ++i)
+      ASSERT_TRUE(!comp(got[i], keys[pos[i]]) && !comp(keys[pos[i]], got[i])) << i;
+
+    std::vector<T> only = keys;
+    corank::cpu::stable_sort(only.begin(), only.end(), comp, opt);
+    for (std::size_t i = 0; i < only.size(); ++i)
+      ASSERT_TRUE(!comp(only[i], keys[want_pos[i]]) && !comp(keys[want_pos[i]], only[i])) << i;
+  }
+
+  std::vector<std::uint32_t> random_keys(std::size_t n, std::uint32_t range) {
+    std::vector<std::uint32_t> v(n);
+    for (auto& x : v) x = static_cast<std::uint32_t>(rng() % range);
+    return v;
+  }
+};
+
+TEST_F(CpuSort, PowersOfTwoPlusMinusOne) {
+  for (std::size_t p = 1; p <= (std::size_t(1) << 15); p *= 2)
+    for (std::size_t n : {p - 1, p, p + 1})
+      for (int t : {1, 2, 3}) check(random_keys(n, 1u << 31), corank::less{}, threads(t));
+}
+
+TEST_F(CpuSort, EmptyAndSingleElement) {
+  for (int t : {1, 2}) {
+    check(std::vector<std::uint32_t>{}, corank::less{}, threads(t));
+    check(std::vector<std::uint32_t>{7}, corank::less{}, threads(t));
+  }
+}
+
+TEST_F(CpuSort, IsStableWhenAllKeysAreEqual) {
+  for (int t : {1, 2, 3}) check(std::vector<std::uint32_t>(5000, 9), corank::less{}, threads(t));
+}
+
+TEST_F(CpuSort, IsStableWithFewDistinctKeys) {
+  for (int t : {1, 2, 4}) check(random_keys(20000 + rng() % 1000, 5), corank::less{}, threads(t));
+}
+
+TEST_F(CpuSort, SortedAndReversedInputs) {
+  auto keys = random_keys(30000, 1000);
+  std::sort(keys.begin(), keys.end());
+  for (int t : {1, 2}) check(keys, corank::less{}, threads(t));
+  std::reverse(keys.begin(), keys.end());
+  for (int t : {1, 2}) check(keys, corank::less{}, threads(t));
+}
+
+TEST_F(CpuSort, LargeInputWithDefaultOptions) {
+  check(random_keys((std::size_t(1) << 20) + 3, 1u << 31));
+  check(random_keys(300001, 100));
+}
+
+TEST_F(CpuSort, SizesAroundTheBlockAndChunkBoundaries) {
+  const std::size_t block = corank::cpu::tuning::sort_block_items;
+  for (int t : {2, 3})
+    for (std::size_t base : {block, block * t, block * t * 5, std::size_t(4096) * t})
+      for (std::size_t n : {base - 1, base, base + 1})
+        check(random_keys(n, 50), corank::less{}, threads(t));
+}
+
+TEST_F(CpuSort, DescendingComparator) {
+  for (int t : {1, 3}) check(random_keys(10000, 300), corank::greater{}, threads(t));
+}
+
+TEST_F(CpuSort, SignedZerosAreTiesAndKeepTheirOrder) {
+  std::vector<double> keys;
+  for (int i = 0; i < 3000; ++i)
+    keys.push_back(rng() % 2 ? -0.0 : 0.0), keys.push_back(double(rng() % 5) - 2);
+  for (int t : {1, 2}) {
+    check(keys, corank::less{}, threads(t));
+    // Bits, not just order: the zeros come out in input order, signs included.
+    std::vector<double> got = keys;
+    corank::cpu::stable_sort(got.begin(), got.end(), corank::less{}, threads(t));
+    std::vector<double> want = keys;
+    std::stable_sort(want.begin(), want.end());
+    for (std::size_t i = 0; i < got.size(); ++i)
+      ASSERT_EQ(std::signbit(got[i]), std::signbit(want[i])) << i;
+  }
+}
+
+TEST_F(CpuSort, StructKeysWithACustomComparator) {
+  struct point {
+    std::int32_t x = 0, y = 0;
+  };
+  auto by_x = [](const point& p, const point& q) { return p.x < q.x; };  // y is not compared
+  std::vector<point> keys(7000);
+  for (auto& p : keys) p = {int(rng() % 40) - 20, int(rng() % 1000)};
+  for (int t : {1, 2, 3}) check(keys, by_x, threads(t));
+}
+
+TEST_F(CpuSort, NonPointerIterators) {
+  const auto keys = random_keys(9000, 100);
+  std::deque<std::uint32_t> d(keys.begin(), keys.end());
+  corank::cpu::stable_sort(d.begin(), d.end(), corank::less{}, threads(2));
+  std::vector<std::uint32_t> want = keys;
+  std::sort(want.begin(), want.end());
+  EXPECT_TRUE(std::equal(d.begin(), d.end(), want.begin()));
+}
+
+}  // namespace
