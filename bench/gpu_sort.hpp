@@ -11,11 +11,12 @@
 namespace corank::bench {
 
 struct gpu_sort_config {
-  std::vector<std::size_t> sizes;      ///< whole-array sorts: keys per run
-  std::size_t segmented_keys = 0;      ///< segmented sorts: total keys (0: skip)
-  std::vector<std::size_t> cpu_sizes;  ///< std::sort speed-up table (empty: skip)
-  int repeats = 0;                     ///< timed runs per measurement; 0: by size
-  std::string json_path;               ///< write every measurement there as JSON when set
+  std::vector<std::size_t> sizes = {1000000, 10000000, 100000000};  ///< whole-array sorts
+  std::size_t segmented_keys = std::size_t(1) << 26;  ///< segmented sorts: total keys (0: skip)
+  /// std::sort speed-up table (empty: skip)
+  std::vector<std::size_t> cpu_sizes = {2000, 20000, 200000, 2000000, 10000000, 100000000};
+  int repeats = 0;        ///< timed runs per measurement; 0: by size
+  std::string json_path;  ///< write every measurement there as JSON when set
 };
 
 /// Prints a table to `out`; returns 0, or 1 when a result was wrong (the table marks it).

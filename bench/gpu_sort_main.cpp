@@ -8,9 +8,6 @@
 int main(int argc, char** argv) {
   CLI::App app{"GPU sort benchmark: corank bitonic/segmented sorts vs CUB"};
   corank::bench::gpu_sort_config config;
-  config.sizes = {1000000, 10000000, 100000000};
-  config.segmented_keys = std::size_t(1) << 26;
-  config.cpu_sizes = {2000, 20000, 200000, 2000000, 10000000, 100000000};
   app.add_option("--sizes", config.sizes, "keys per whole-array sort");
   app.add_option("--segmented-keys", config.segmented_keys,
                  "keys of the segmented sorts (0: skip)");
