@@ -7,22 +7,7 @@
 set -u
 bin=${1:-.carry-sort}
 shift || true
-out=${OUT:-out}
-mkdir -p "$out"
-declare -a names results
-
-step() {  # step NAME LIMIT_S COMMAND...: runs, logs to $out/NAME.log, records pass/fail
-  local name=$1 limit=$2
-  shift 2
-  local t0=$SECONDS
-  timeout "$limit" "$@" >"$out/$name.log" 2>&1
-  local rc=$?
-  names+=("$name")
-  results+=("rc=$rc $((SECONDS - t0))s $(grep -E '^\[  (PASSED|FAILED)|ERROR SUMMARY' "$out/$name.log" | tr '\n' ' ' | cut -c1-90)")
-  echo "== $name: rc=$rc"
-  grep -E "FAILED|Failure|error|Error" "$out/$name.log" | head -n 20
-  tail -n 6 "$out/$name.log"
-}
+source "$(dirname "$0")/device_steps.sh"
 
 nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.mem --format=csv,noheader
 step tests 100 "$bin/test_cuda_sort"
@@ -46,7 +31,5 @@ export bin
 if [ -x "$bin/corank" ]; then step cli 30 bash -c cli; fi
 step bench 50 "$bin/corank_gpu_sort_bench" --json "$out/bench.json" "$@"
 
-echo
-echo "==== summary"
-for i in "${!names[@]}"; do printf '%-10s %s\n' "${names[$i]}" "${results[$i]}"; done
+summary
 cat "$out/bench.log" | grep -v "^bench sort"
