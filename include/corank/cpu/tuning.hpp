@@ -19,7 +19,7 @@ inline constexpr std::ptrdiff_t merge_min_chunk_items = std::ptrdiff_t(1) << 16;
 inline constexpr int merge_streams = 4;
 
 /// Below this many outputs per stream, fewer streams: the split costs co-rank searches.
-inline constexpr std::ptrdiff_t merge_min_stream_items = 512;
+inline constexpr std::ptrdiff_t merge_min_stream_items = 64;
 
 /// The stable sort starts from blocks of this many items sorted by insertion.
 inline constexpr std::ptrdiff_t sort_block_items = 16;
