@@ -1,9 +1,5 @@
 // The CLI's GPU iteration: host arrays to the device, corank::cuda::scaled_segmented_inclusive_scan
 // in place per iteration (one reused workspace), and back.
-#include <cuda_runtime.h>
-
-#include <stdexcept>
-#include <string>
 #include <vector>
 
 #include "backend/device_scope.hpp"
@@ -13,47 +9,31 @@
 namespace corank::backend {
 namespace {
 
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw std::runtime_error(std::string("GPU spmv-scan: ") + what + ": " +
-                             cudaGetErrorString(status));
-}
-
 template <class Offset>
 double run(float* a, const float* xbar, const std::vector<Offset>& offsets, std::size_t n,
            int iterations) {
-  device_scope s;
+  device_scope s("GPU spmv-scan");
   const std::size_t rows = offsets.size() - 1;
-  check(cudaMalloc(&s.memory[0], n * sizeof(float) + 16), "allocating device memory");
-  check(cudaMalloc(&s.memory[1], n * sizeof(float) + 16), "allocating device memory");
-  check(cudaMalloc(&s.memory[2], offsets.size() * sizeof(Offset)), "allocating device memory");
-  auto* da = static_cast<float*>(s.memory[0]);
-  auto* dx = static_cast<float*>(s.memory[1]);
-  auto* doff = static_cast<Offset*>(s.memory[2]);
-  check(cudaMemcpy(da, a, n * sizeof(float), cudaMemcpyHostToDevice), "copying a");
-  check(cudaMemcpy(dx, xbar, n * sizeof(float), cudaMemcpyHostToDevice), "copying xbar");
-  check(cudaMemcpy(doff, offsets.data(), offsets.size() * sizeof(Offset), cudaMemcpyHostToDevice),
-        "copying the offsets");
+  float* da = s.upload(a, n, "copying a", 16);
+  const float* dx = s.upload(xbar, n, "copying xbar", 16);
+  const Offset* doff = s.upload(offsets.data(), offsets.size(), "copying the offsets");
   cuda::segmented_scan_workspace workspace;
   cuda::segmented_scan_options opt;
   opt.workspace = &workspace;
-  // Untimed warm-up: one pass out of place into the xbar buffer's twin, which loads the kernel
-  // and sizes the workspace; a itself is untouched.
-  check(cudaMalloc(&s.memory[3], n * sizeof(float) + 16), "allocating device memory");
-  check(cuda::scaled_segmented_inclusive_scan(opt, da, dx, static_cast<float*>(s.memory[3]), n,
-                                              doff, rows),
-        "warming up");
-  check(cudaDeviceSynchronize(), "warming up");
-  check(cudaEventCreate(&s.events[0]), "creating an event");
-  check(cudaEventCreate(&s.events[1]), "creating an event");
-  check(cudaEventRecord(s.events[0]), "recording an event");
-  for (int it = 0; it < iterations; ++it)
-    check(cuda::scaled_segmented_inclusive_scan(opt, da, dx, da, n, doff, rows), "launching");
-  check(cudaEventRecord(s.events[1]), "recording an event");
-  check(cudaEventSynchronize(s.events[1]), "running the iterations");
-  float ms = 0;
-  check(cudaEventElapsedTime(&ms, s.events[0], s.events[1]), "reading the timer");
-  check(cudaMemcpy(a, da, n * sizeof(float), cudaMemcpyDeviceToHost), "copying a back");
+  // Untimed warm-up: one pass out of place into a scratch buffer, which loads the kernel and
+  // sizes the workspace; a itself is untouched.
+  float* scratch = s.allocate<float>(n, 16);
+  s.check(cuda::scaled_segmented_inclusive_scan(opt, da, dx, scratch, n, doff, rows), "warming up");
+  s.check(cudaDeviceSynchronize(), "warming up");
+  const double ms = s.time_ms(
+      [&] {
+        for (int it = 0; it < iterations; ++it)
+          if (auto status = cuda::scaled_segmented_inclusive_scan(opt, da, dx, da, n, doff, rows))
+            return status;
+        return cudaSuccess;
+      },
+      "running the iterations");
+  s.download(a, da, n);
   return ms;
 }
 

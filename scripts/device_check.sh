@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Everything that needs the GPU, in one device call: the three GPU test suites, compute-sanitizer
+# (memcheck and racecheck on subsets sized to finish in about a minute each), the CLI's GPU paths
+# against its CPU paths, and `corank bench all` (one JSON document). Logs and the JSON go to $OUT
+# (or ./out); a short table comes last.
+#   usage: scripts/device_check.sh BIN_DIR [tests] [sanitize] [cli] [bench] [bench-quick]
+# BIN_DIR holds test_cuda_merge, test_cuda_sort, test_cuda_segmented_scan and corank (any may be
+# missing: its steps are skipped). With no parts named, all but bench-quick run.
+set -u
+bin=${1:?usage: scripts/device_check.sh BIN_DIR [parts...]}
+shift
+parts=${*:-tests sanitize cli bench}
+wants() { [[ " $parts " == *" $1 "* ]]; }
+source "$(dirname "$0")/device_steps.sh"
+have() { [ -x "$bin/$1" ]; }
+
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,driver_version \
+  --format=csv,noheader
+
+if wants tests; then
+  for suite in merge sort segmented_scan; do
+    have "test_cuda_$suite" && step "test_$suite" 150 "$bin/test_cuda_$suite"
+  done
+fi
+
+if wants sanitize; then
+  memcheck() { compute-sanitizer --tool memcheck --error-exitcode 9 "$@"; }
+  racecheck() { compute-sanitizer --tool racecheck --error-exitcode 9 "$@"; }
+  if have test_cuda_merge; then
+    step memcheck_merge 120 memcheck "$bin/test_cuda_merge" --gtest_filter='-*Large*:*RandomSizes*'
+    step racecheck_merge 60 racecheck "$bin/test_cuda_merge" \
+      --gtest_filter='*IsStableWithManyTies/automatic*:*RandomSizes/automatic_grid7:*IsStableWithManyTies/tiled_tile5_reuse:*IsStableWithManyTies/circular_tile32_reuse:*IsStableWithManyTies/circular_tile127:*IsStableWithManyTies/basic_reuse1_bf1:*HandlesUnalignedPointers/automatic'
+  fi
+  if have test_cuda_sort; then
+    step memcheck_sort 90 memcheck "$bin/test_cuda_sort" --gtest_filter='-*Huge*:*RandomSizes*'
+    step racecheck_sort 60 racecheck "$bin/test_cuda_sort" \
+      --gtest_filter='SortSegments.SortsOneSegmentOfEverySizeClass:SortSegments.HandlesNoSegmentsAndEmptySegments:BitonicSort.SortsStructKeysWithCustomComparators:StableSort.KeepsSignedZerosInInputOrder'
+  fi
+  if have test_cuda_segmented_scan; then
+    step memcheck_scan 90 memcheck "$bin/test_cuda_segmented_scan" \
+      --gtest_filter='-*FloatAndDouble*:*OneSegmentSpanning*/thread*:*IntegerSums*/thread*'
+    step racecheck_scan 60 racecheck "$bin/test_cuda_segmented_scan" \
+      --gtest_filter='*/automatic:-*FloatAndDouble*:*IntegerSums*:*OneSegment*'
+  fi
+fi
+
+if wants cli && have corank; then
+  # Each GPU path of the CLI against its CPU path, byte for byte (scan: the relative error vs the
+  # double reference, which the command prints and checks).
+  cli() {
+    local d c=$bin/corank
+    d=$(mktemp -d)
+    $c gen -o "$d/a" -n 3000017 -t u64 -s 1 && $c gen -o "$d/b" -n 2000003 -t u64 -s 2 -d few &&
+      $c merge "$d/a" "$d/b" -o "$d/gpu" -t u64 --backend gpu &&
+      $c merge "$d/a" "$d/b" -o "$d/cpu" -t u64 --backend cpu && cmp "$d/gpu" "$d/cpu" &&
+      echo "[  PASSED  ] merge gpu == cpu" &&
+      $c gen -o "$d/in" -n 3000017 -t i64 -s 3 && $c sort "$d/in" -o "$d/scpu" -t i64 --backend cpu &&
+      $c sort "$d/in" -o "$d/smerge" -t i64 --backend gpu --algo merge &&
+      $c sort "$d/in" -o "$d/sbitonic" -t i64 --backend gpu --algo bitonic &&
+      cmp "$d/scpu" "$d/smerge" && cmp "$d/scpu" "$d/sbitonic" && echo "[  PASSED  ] sort gpu == cpu" &&
+      $c gen matrix --like cant -o "$d/cant.mtx" &&
+      $c spmv-scan --matrix "$d/cant.mtx" --iters 50 --x-random 1 --backend gpu &&
+      $c spmv-scan --matrix "$d/cant.mtx" --iters 50 --x-random 1 --backend cpu &&
+      echo "[  PASSED  ] spmv-scan gpu and cpu"
+  }
+  export -f cli
+  export bin
+  step cli 90 bash -c cli
+fi
+
+if have corank; then
+  wants bench && step bench_all 420 "$bin/corank" bench all --backend gpu --json "$out/bench_all.json"
+  wants bench-quick &&
+    step bench_quick 120 "$bin/corank" bench all --backend gpu --quick --json "$out/bench_quick.json"
+fi
+
+summary
