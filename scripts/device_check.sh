@@ -24,22 +24,22 @@ if wants tests; then
 fi
 
 if wants sanitize; then
-  memcheck() { compute-sanitizer --tool memcheck --error-exitcode 9 "$@"; }
-  racecheck() { compute-sanitizer --tool racecheck --error-exitcode 9 "$@"; }
+  memcheck=(compute-sanitizer --tool memcheck --error-exitcode 9)
+  racecheck=(compute-sanitizer --tool racecheck --error-exitcode 9)
   if have test_cuda_merge; then
-    step memcheck_merge 120 memcheck "$bin/test_cuda_merge" --gtest_filter='-*Large*:*RandomSizes*'
-    step racecheck_merge 60 racecheck "$bin/test_cuda_merge" \
+    step memcheck_merge 120 "${memcheck[@]}" "$bin/test_cuda_merge" --gtest_filter='-*Large*:*RandomSizes*'
+    step racecheck_merge 60 "${racecheck[@]}" "$bin/test_cuda_merge" \
       --gtest_filter='*IsStableWithManyTies/automatic*:*RandomSizes/automatic_grid7:*IsStableWithManyTies/tiled_tile5_reuse:*IsStableWithManyTies/circular_tile32_reuse:*IsStableWithManyTies/circular_tile127:*IsStableWithManyTies/basic_reuse1_bf1:*HandlesUnalignedPointers/automatic'
   fi
   if have test_cuda_sort; then
-    step memcheck_sort 90 memcheck "$bin/test_cuda_sort" --gtest_filter='-*Huge*:*RandomSizes*'
-    step racecheck_sort 60 racecheck "$bin/test_cuda_sort" \
+    step memcheck_sort 90 "${memcheck[@]}" "$bin/test_cuda_sort" --gtest_filter='-*Huge*:*RandomSizes*'
+    step racecheck_sort 60 "${racecheck[@]}" "$bin/test_cuda_sort" \
       --gtest_filter='SortSegments.SortsOneSegmentOfEverySizeClass:SortSegments.HandlesNoSegmentsAndEmptySegments:BitonicSort.SortsStructKeysWithCustomComparators:StableSort.KeepsSignedZerosInInputOrder'
   fi
   if have test_cuda_segmented_scan; then
-    step memcheck_scan 90 memcheck "$bin/test_cuda_segmented_scan" \
+    step memcheck_scan 90 "${memcheck[@]}" "$bin/test_cuda_segmented_scan" \
       --gtest_filter='-*FloatAndDouble*:*OneSegmentSpanning*/thread*:*IntegerSums*/thread*'
-    step racecheck_scan 60 racecheck "$bin/test_cuda_segmented_scan" \
+    step racecheck_scan 60 "${racecheck[@]}" "$bin/test_cuda_segmented_scan" \
       --gtest_filter='*/automatic:-*FloatAndDouble*:*IntegerSums*:*OneSegment*'
   fi
 fi
