@@ -3,23 +3,28 @@
 #pragma once
 
 #include <cstddef>
-#include <iosfwd>
-#include <string>
 #include <vector>
+
+#include "report.hpp"
+#include "timing.hpp"
 
 namespace corank::bench {
 
 struct gpu_merge_config {
-  std::vector<std::size_t> sizes;         ///< items per input
-  bool pairs = true;                      ///< also u32/u32 key-value merges
-  bool studied = true;                    ///< also the study's kernels (basic, tiled, circular)
-  int repeats = 0;                        ///< timed runs per measurement; 0: by size
-  std::string json_path;                  ///< write every measurement there as JSON when set
+  std::vector<std::size_t> sizes;  ///< items per input
+  bool pairs = true;               ///< also u32/u32 key-value merges
+  /// Also the study's kernels (basic, tiled, circular), each with both, one or none of its two
+  /// optimisations (one co-rank per thread from the neighbour; branch-free merge and search).
+  bool studied = true;
   std::vector<unsigned> automatic_grids;  ///< also time `automatic` with these grid sizes
+  timing_config timing = device_timing_config();
+  bool show_progress = true;
 };
 
-/// Runs the benchmark, prints a table to `out` (progress to stderr). Returns 0, or 1 when an
-/// output did not match CUB's (the table marks it) or a CUDA call failed.
-int run_gpu_merge_bench(const gpu_merge_config& config, std::ostream& out);
+/// Rows by group ("keys", "pairs") and size (items per input): the copy, cub::DeviceMerge (the
+/// baseline, and the reference every other output is checked against), thrust::merge, corank.
+/// The study's variants are named "corank tiled" (both optimisations), "corank tiled (no
+/// neighbour reuse)", "corank tiled (branchy)" and "corank tiled (neither)".
+report run_gpu_merge_bench(const gpu_merge_config& config);
 
 }  // namespace corank::bench

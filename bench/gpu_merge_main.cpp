@@ -14,17 +14,23 @@ int main(int argc, char** argv) {
   corank::bench::gpu_merge_config config;
   config.sizes = {1000, 10000, 100000, 1000000, 10000000, 100000000};
   bool keys_only = false, production_only = false;
+  int repeats = 0;
+  std::string json_path;
   app.add_option("--sizes", config.sizes, "items per input")->expected(1, -1);
-  app.add_option("--json", config.json_path, "write the measurements as JSON to this file");
-  app.add_option("--repeats", config.repeats, "timed runs per measurement (0: by size)");
+  app.add_option("--json", json_path, "write the measurements as JSON to this file");
+  app.add_option("--repeats", repeats, "timed runs per measurement (0: as many as fit 0.2 s)");
   app.add_option("--grids", config.automatic_grids, "also time automatic with these grids");
   app.add_flag("--keys-only", keys_only, "skip the key-value merges");
   app.add_flag("--production-only", production_only, "skip the study's kernels");
   CLI11_PARSE(app, argc, argv);
   config.pairs = !keys_only;
   config.studied = !production_only;
+  if (repeats > 0) config.timing.min_runs = config.timing.max_runs = repeats;
   try {
-    return corank::bench::run_gpu_merge_bench(config, std::cout);
+    const corank::bench::report rep = corank::bench::run_gpu_merge_bench(config);
+    rep.print_table(std::cout);
+    if (!json_path.empty()) rep.write_json(json_path);
+    return rep.all_verified() ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "corank_gpu_bench: " << e.what() << "\n";
     return 2;

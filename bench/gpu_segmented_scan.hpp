@@ -8,9 +8,11 @@
 #pragma once
 
 #include <cstddef>
-#include <iosfwd>
 #include <string>
 #include <vector>
+
+#include "report.hpp"
+#include "timing.hpp"
 
 namespace corank::bench {
 
@@ -19,12 +21,16 @@ struct gpu_scan_bench_config {
   std::vector<double> mean_lengths{4, 32, 1024};  ///< segmented: mean segment lengths
   std::vector<std::string> matrices;              ///< spmv: names (empty: the study's list)
   bool studied = true;                            ///< also the thread- and warp-per-segment kernels
-  int repeats = 20;                               ///< timed runs per measurement
-  std::string json_path;                          ///< write the measurements there as JSON
+  timing_config timing = device_timing_config();
+  bool show_progress = true;
 };
 
-/// Each returns 0, or 1 when an output did not match (the table marks it).
-int run_gpu_segmented_scan_bench(const gpu_scan_bench_config& config, std::ostream& out);
-int run_gpu_spmv_scan_bench(const gpu_scan_bench_config& config, std::ostream& out);
+/// "gpu segmented scan": groups by mean length; baseline CUB's scan-by-key. Bytes: what the
+/// problem must move (values read + written, offsets read), the same for every contender.
+report run_gpu_segmented_scan_bench(const gpu_scan_bench_config& config);
+/// "gpu spmv-scan": groups by matrix, size nnz, iterations the study's; baseline CUB's
+/// formulation. Bytes: 12 per element (read a and xbar, write a), so "% copy" is the fraction of
+/// the bandwidth floor.
+report run_gpu_spmv_scan_bench(const gpu_scan_bench_config& config);
 
 }  // namespace corank::bench

@@ -2,21 +2,33 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include "gpu_sort.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"GPU sort benchmark: corank bitonic/segmented sorts vs CUB"};
+  CLI::App app{"GPU sort benchmark: corank merge/bitonic/segmented sorts vs CUB"};
   corank::bench::gpu_sort_config config;
+  int repeats = 0;
+  std::string json_path;
   app.add_option("--sizes", config.sizes, "keys per whole-array sort");
   app.add_option("--segmented-keys", config.segmented_keys,
                  "keys of the segmented sorts (0: skip)");
-  app.add_option("--cpu-sizes", config.cpu_sizes, "sizes of the std::sort speed-up table");
-  app.add_option("--repeats", config.repeats, "timed runs per measurement (0: by size)");
-  app.add_option("--json", config.json_path, "write the measurements as JSON to this file");
+  app.add_option("--cpu-sizes", config.cpu_sizes, "sizes of the std::sort comparison");
+  app.add_option("--repeats", repeats, "timed runs per measurement (0: as many as fit 0.2 s)");
+  app.add_option("--json", json_path, "write the measurements as JSON to this file");
   CLI11_PARSE(app, argc, argv);
+  if (repeats > 0) config.timing.min_runs = config.timing.max_runs = repeats;
   try {
-    return corank::bench::run_gpu_sort_bench(config, std::cout);
+    const auto reports = corank::bench::run_gpu_sort_bench(config);
+    bool ok = true;
+    for (const auto& rep : reports) {
+      rep.print_table(std::cout);
+      std::cout << "\n";
+      ok = ok && rep.all_verified();
+    }
+    if (!json_path.empty()) corank::bench::write_json(json_path, reports);
+    return ok ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "corank_gpu_sort_bench: " << e.what() << "\n";
     return 2;

@@ -56,7 +56,7 @@ std::vector<merge_contender> cpu_merge_contenders() {
 
 report run_merge_bench(const run_config& config, const std::vector<merge_contender>& contenders) {
   const int threads = config.threads > 0 ? config.threads : cpu::detail::max_threads();
-  report rep("merge");
+  report rep("cpu merge");
   rep.set_meta("keys", "u32 uniform random, sorted");
   rep.set_meta("threads", std::to_string(threads));
   progress bar(static_cast<int>(config.sizes.size() * (contenders.size() + 1)),

@@ -6,21 +6,17 @@
 #include "gpu_sort.hpp"
 
 namespace corank::bench {
+namespace {
 
-int run_gpu_merge_bench(const gpu_merge_config&, std::ostream&) {
+[[noreturn]] void no_cuda() {
   throw std::runtime_error("this corank was built without the CUDA backend");
 }
 
-int run_gpu_segmented_scan_bench(const gpu_scan_bench_config&, std::ostream&) {
-  throw std::runtime_error("this corank was built without the CUDA backend");
-}
+}  // namespace
 
-int run_gpu_spmv_scan_bench(const gpu_scan_bench_config&, std::ostream&) {
-  throw std::runtime_error("this corank was built without the CUDA backend");
-}
-
-int run_gpu_sort_bench(const gpu_sort_config&, std::ostream&) {
-  throw std::runtime_error("this corank was built without the CUDA backend");
-}
+report run_gpu_merge_bench(const gpu_merge_config&) { no_cuda(); }
+report run_gpu_segmented_scan_bench(const gpu_scan_bench_config&) { no_cuda(); }
+report run_gpu_spmv_scan_bench(const gpu_scan_bench_config&) { no_cuda(); }
+std::vector<report> run_gpu_sort_bench(const gpu_sort_config&) { no_cuda(); }
 
 }  // namespace corank::bench

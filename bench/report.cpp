@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "machine.hpp"
+
 namespace corank::bench {
 namespace {
 
@@ -56,30 +58,60 @@ std::string human_count(std::size_t n) {
   return s.str();
 }
 
+row problem_shape(std::string group, std::string backend, std::size_t size, std::size_t items,
+                  std::size_t bytes, int iterations, int threads) {
+  row r;
+  r.group = std::move(group);
+  r.backend = std::move(backend);
+  r.size = size;
+  r.items = items;
+  r.bytes = bytes;
+  r.iterations = iterations;
+  r.threads = threads;
+  return r;
+}
+
+void report::add(const row& shape, const std::string& contender, role kind, const stats& time,
+                 bool verified) {
+  row r = shape;
+  r.contender = contender;
+  r.kind = kind;
+  r.time = time;
+  r.verified = verified;
+  rows_.push_back(std::move(r));
+}
+
 double report::elements_per_s(const row& r) const {
-  return r.time.median_ms > 0 ? r.items / (r.time.median_ms * 1e-3) : 0;
+  return r.time.median_ms > 0 ? double(r.items) * r.iterations / (r.time.median_ms * 1e-3) : 0;
 }
 
 double report::gb_per_s(const row& r) const {
-  return r.time.median_ms > 0 ? r.bytes / (r.time.median_ms * 1e-3) / 1e9 : 0;
+  return r.time.median_ms > 0 ? double(r.bytes) * r.iterations / (r.time.median_ms * 1e-3) / 1e9
+                              : 0;
 }
 
-const row* report::find(role kind, std::size_t size, const std::string* backend) const {
-  for (const row& r : rows_)
-    if (r.kind == kind && r.size == size && (!backend || r.backend == *backend)) return &r;
-  return nullptr;
+const row* report::copy_for(const row& r) const {
+  const row* largest = nullptr;
+  for (const row& c : rows_) {
+    if (c.kind != role::copy || c.backend != r.backend) continue;
+    if (c.size == r.size) return &c;
+    if (!largest || c.bytes > largest->bytes) largest = &c;
+  }
+  return largest;
 }
 
 std::optional<double> report::copy_fraction(const row& r) const {
-  const row* copy = find(role::copy, r.size, &r.backend);
+  const row* copy = copy_for(r);
   if (!copy || gb_per_s(*copy) <= 0) return std::nullopt;
   return gb_per_s(r) / gb_per_s(*copy);
 }
 
 std::optional<double> report::speedup(const row& r) const {
-  const row* base = find(role::baseline, r.size, nullptr);
-  if (!base || r.time.median_ms <= 0 || r.kind == role::copy) return std::nullopt;
-  return base->time.median_ms / r.time.median_ms;
+  if (r.time.median_ms <= 0 || r.kind == role::copy) return std::nullopt;
+  for (const row& base : rows_)
+    if (base.kind == role::baseline && base.group == r.group && base.size == r.size)
+      return base.time.median_ms / r.time.median_ms;
+  return std::nullopt;
 }
 
 bool report::all_verified() const {
@@ -89,92 +121,172 @@ bool report::all_verified() const {
 }
 
 void report::print_table(std::ostream& out) const {
-  const std::vector<std::string> head = {"size",      "contender", "backend", "threads",
-                                         "median ms", "min ms",    "max ms",  "Melem/s",
-                                         "GB/s",      "% copy",    "speed-up"};
+  // Optional columns only where some row needs them: group, iteration counts.
+  bool groups = false, iterations = false;
+  for (const row& r : rows_) groups |= !r.group.empty(), iterations |= r.iterations != 1;
+  std::vector<std::string> head;
+  if (groups) head.push_back("group");
+  head.insert(head.end(), {"size", "contender", "backend", "threads"});
+  if (iterations) head.push_back("iters");
+  head.insert(head.end(), {"median ms", "min ms", "max ms"});
+  if (iterations) head.push_back("ms/iter");
+  head.insert(head.end(), {"Melem/s", "GB/s", "% copy", "speed-up"});
+
   std::vector<std::vector<std::string>> cells;
   for (const row& r : rows_) {
     const auto frac = copy_fraction(r);
     const auto up = speedup(r);
-    cells.push_back({human_count(r.size), r.contender + (r.verified ? "" : " (WRONG OUTPUT)"),
-                     r.backend, std::to_string(r.threads), sig3(r.time.median_ms),
-                     sig3(r.time.min_ms), sig3(r.time.max_ms), sig3(elements_per_s(r) / 1e6),
-                     sig3(gb_per_s(r)), frac ? fixed(100 * *frac, 0) + "%" : "-",
-                     up ? fixed(*up, 2) + "x" : "-"});
+    std::vector<std::string> line;
+    if (groups) line.push_back(r.group);
+    line.insert(line.end(),
+                {human_count(r.size), r.contender + (r.verified ? "" : " (WRONG OUTPUT)"),
+                 r.backend, std::to_string(r.threads)});
+    if (iterations) line.push_back(std::to_string(r.iterations));
+    line.insert(line.end(), {sig3(r.time.median_ms), sig3(r.time.min_ms), sig3(r.time.max_ms)});
+    if (iterations) line.push_back(sig3(r.time.median_ms / r.iterations));
+    line.insert(line.end(),
+                {sig3(elements_per_s(r) / 1e6), sig3(gb_per_s(r)),
+                 frac ? fixed(100 * *frac, 0) + "%" : "-", up ? fixed(*up, 2) + "x" : "-"});
+    cells.push_back(std::move(line));
   }
   std::vector<std::size_t> width(head.size());
   for (std::size_t c = 0; c < head.size(); ++c) {
     width[c] = head[c].size();
     for (const auto& line : cells) width[c] = std::max(width[c], line[c].size());
   }
-  // Text columns (size, contender, backend) left-aligned, numbers right-aligned.
   auto print_line = [&](const std::vector<std::string>& line) {
     for (std::size_t c = 0; c < line.size(); ++c) {
-      out << (c ? "  " : "") << (c == 1 || c == 2 ? std::left : std::right)
+      // Text columns left-aligned, numbers right-aligned.
+      const bool text = head[c] == "group" || head[c] == "contender" || head[c] == "backend";
+      out << (c ? "  " : "") << (text ? std::left : std::right)
           << std::setw(static_cast<int>(width[c])) << line[c];
     }
     out << std::right << "\n";
   };
   out << experiment_;
-  for (const auto& [key, value] : meta_)
-    if (key != "command") out << "  " << key << "=" << value;
+  for (const auto& [key, value] : meta_) out << "  " << key << "=" << value;
   out << "\n";
   print_line(head);
   std::size_t rule = 2 * (head.size() - 1);
   for (std::size_t w : width) rule += w;
   out << std::string(rule, '-') << "\n";
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    if (i > 0 && rows_[i].size != rows_[i - 1].size) out << "\n";
+    if (i > 0 && (rows_[i].size != rows_[i - 1].size || rows_[i].group != rows_[i - 1].group))
+      out << "\n";
     print_line(cells[i]);
   }
-  out << "GB/s counts bytes read + written once; % copy: against a copy of the same bytes on the "
-         "same backend; speed-up: against the baseline at the same size.\n";
+  out << "GB/s counts the bytes the problem must move (read + written once); % copy: against a "
+         "copy on the same backend; speed-up: against the baseline of the same group and size.\n";
 }
 
-void report::write_json(const std::string& path) const {
-  nlohmann::json doc;
-  doc["experiment"] = experiment_;
-  doc["meta"] = meta_;
-  doc["rows"] = nlohmann::json::array();
-  for (const row& r : rows_) {
-    nlohmann::json j = {{"contender", r.contender},
-                        {"backend", r.backend},
-                        {"role", role_name(r.kind)},
-                        {"size", r.size},
-                        {"items", r.items},
-                        {"bytes", r.bytes},
-                        {"threads", r.threads},
-                        {"runs", r.time.runs},
-                        {"median_ms", r.time.median_ms},
-                        {"min_ms", r.time.min_ms},
-                        {"max_ms", r.time.max_ms},
-                        {"elements_per_s", elements_per_s(r)},
-                        {"gb_per_s", gb_per_s(r)},
-                        {"verified", r.verified}};
-    const auto frac = copy_fraction(r);
-    const auto up = speedup(r);
-    j["copy_fraction"] = frac ? nlohmann::json(*frac) : nlohmann::json(nullptr);
-    j["speedup"] = up ? nlohmann::json(*up) : nlohmann::json(nullptr);
-    doc["rows"].push_back(std::move(j));
+namespace {
+
+nlohmann::json to_json(const report& rep) {
+  nlohmann::json j;
+  j["experiment"] = rep.experiment();
+  j["meta"] = rep.meta();
+  j["rows"] = nlohmann::json::array();
+  for (const row& r : rep.rows()) {
+    const auto frac = rep.copy_fraction(r);
+    const auto up = rep.speedup(r);
+    j["rows"].push_back({{"group", r.group},
+                         {"contender", r.contender},
+                         {"backend", r.backend},
+                         {"role", role_name(r.kind)},
+                         {"size", r.size},
+                         {"items", r.items},
+                         {"bytes", r.bytes},
+                         {"iterations", r.iterations},
+                         {"threads", r.threads},
+                         {"runs", r.time.runs},
+                         {"median_ms", r.time.median_ms},
+                         {"min_ms", r.time.min_ms},
+                         {"max_ms", r.time.max_ms},
+                         {"elements_per_s", rep.elements_per_s(r)},
+                         {"gb_per_s", rep.gb_per_s(r)},
+                         {"copy_fraction", frac ? nlohmann::json(*frac) : nlohmann::json()},
+                         {"speedup", up ? nlohmann::json(*up) : nlohmann::json()},
+                         {"verified", r.verified}});
   }
+  return j;
+}
+
+nlohmann::json machine_json(const machine_info& m) {
+  nlohmann::json gpu;  // null without a usable GPU
+  if (m.gpu.available)
+    gpu = {{"name", m.gpu.name},
+           {"multiprocessors", m.gpu.multiprocessors},
+           {"compute_capability", m.gpu.compute_capability},
+           {"memory_bytes", m.gpu.memory_bytes},
+           {"driver_cuda_version", cuda_version_string(m.gpu.driver_version)},
+           {"runtime_cuda_version", cuda_version_string(m.gpu.runtime_version)}};
+  std::string cub;
+  if (m.gpu.cub_version)
+    cub = std::to_string(m.gpu.cub_version / 100000) + "." +
+          std::to_string(m.gpu.cub_version / 100 % 1000) + "." +
+          std::to_string(m.gpu.cub_version % 100);
+  return {{"machine",
+           {{"host", m.host},
+            {"cpu_model", m.cpu_model},
+            {"cores", m.cores},
+            {"omp_threads", m.omp_threads}}},
+          {"gpu", gpu},
+          {"versions",
+           {{"corank", m.corank_version},
+            {"compiler", m.compiler},
+            {"cuda_toolkit", cuda_version_string(m.gpu.toolkit_version)},
+            {"cub", cub}}}};
+}
+
+}  // namespace
+
+void write_json(const std::string& path, const std::vector<report>& reports,
+                const std::map<std::string, std::string>& run) {
+  nlohmann::json doc = machine_json(describe_machine());
+  doc["schema"] = "corank-bench-1";
+  doc["run"] = run;
+  // Each backend's bandwidth: its largest copy in the run (a big copy shows the machine's).
+  std::map<std::string, std::pair<const report*, const row*>> largest;
+  nlohmann::json experiments = nlohmann::json::array();
+  for (const report& rep : reports) {
+    for (const row& r : rep.rows()) {
+      auto& best = largest[r.backend];
+      if (r.kind == role::copy && (!best.second || r.bytes > best.second->bytes)) best = {&rep, &r};
+    }
+    experiments.push_back(to_json(rep));
+  }
+  nlohmann::json copy = nlohmann::json::object();
+  for (const auto& [backend, best] : largest)
+    if (best.second)
+      copy[backend] = {{"gb_per_s", best.first->gb_per_s(*best.second)},
+                       {"bytes", best.second->bytes},
+                       {"experiment", best.first->experiment()}};
+  doc["copy_bandwidth"] = copy;
+  doc["experiments"] = std::move(experiments);
   open_for_writing(path) << doc.dump(2) << "\n";
 }
 
-void report::write_csv(const std::string& path) const {
+void report::write_json(const std::string& path) const { bench::write_json(path, {*this}); }
+
+void report::write_csv(const std::string& path) const { bench::write_csv(path, {*this}); }
+
+void write_csv(const std::string& path, const std::vector<report>& reports) {
   std::ofstream f = open_for_writing(path);
-  f << "experiment,contender,backend,role,size,items,bytes,threads,runs,median_ms,min_ms,max_ms,"
-       "elements_per_s,gb_per_s,copy_fraction,speedup,verified\n";
+  f << "experiment,group,contender,backend,role,size,items,bytes,iterations,threads,runs,median_ms,"
+       "min_ms,max_ms,elements_per_s,gb_per_s,copy_fraction,speedup,verified\n";
   f << std::setprecision(9);
-  for (const row& r : rows_) {
-    const auto frac = copy_fraction(r);
-    const auto up = speedup(r);
-    f << experiment_ << ',' << '"' << r.contender << '"' << ',' << r.backend << ','
-      << role_name(r.kind) << ',' << r.size << ',' << r.items << ',' << r.bytes << ',' << r.threads
-      << ',' << r.time.runs << ',' << r.time.median_ms << ',' << r.time.min_ms << ','
-      << r.time.max_ms << ',' << elements_per_s(r) << ',' << gb_per_s(r) << ','
-      << (frac ? std::to_string(*frac) : "") << ',' << (up ? std::to_string(*up) : "") << ','
-      << (r.verified ? "true" : "false") << "\n";
-  }
+  for (const report& rep : reports)
+    for (const row& r : rep.rows()) {
+      const auto frac = rep.copy_fraction(r);
+      const auto up = rep.speedup(r);
+      f << '"' << rep.experiment() << "\",\"" << r.group << "\",\"" << r.contender << "\","
+        << r.backend << ',' << role_name(r.kind) << ',' << r.size << ',' << r.items << ','
+        << r.bytes << ',' << r.iterations << ',' << r.threads << ',' << r.time.runs << ','
+        << r.time.median_ms << ',' << r.time.min_ms << ',' << r.time.max_ms << ','
+        << rep.elements_per_s(r) << ',' << rep.gb_per_s(r) << ','
+        << (frac ? std::to_string(*frac) : "") << ',' << (up ? std::to_string(*up) : "") << ','
+        << (r.verified ? "true" : "false") << "\n";
+    }
 }
 
 }  // namespace corank::bench

@@ -60,7 +60,7 @@ std::vector<sort_contender> cpu_sort_contenders() {
 
 report run_sort_bench(const run_config& config, const std::vector<sort_contender>& contenders) {
   const int threads = config.threads > 0 ? config.threads : cpu::detail::max_threads();
-  report rep("sort");
+  report rep("cpu sort");
   rep.set_meta("keys", "u32 uniform random");
   rep.set_meta("threads", std::to_string(threads));
   progress bar(static_cast<int>(config.sizes.size() * (contenders.size() + 1)),

@@ -17,6 +17,15 @@ stats summarize(std::vector<double> ms) {
   return s;
 }
 
+timing_config device_timing_config(bool quick) {
+  timing_config cfg;
+  cfg.warmup_runs = 3;
+  cfg.min_runs = 5;
+  cfg.max_runs = quick ? 15 : 50;
+  cfg.target_seconds = quick ? 0.05 : 0.2;
+  return cfg;
+}
+
 int runs_for(double warmup_ms, const timing_config& cfg) {
   const double budget_ms = cfg.target_seconds * 1e3;
   const double fit = warmup_ms > 0 ? std::floor(budget_ms / warmup_ms) : cfg.max_runs;

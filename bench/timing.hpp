@@ -17,6 +17,10 @@ struct timing_config {
   double min_sample_ms = 0.05;
 };
 
+/// Timing for device work (CUDA events): a few more warm-up runs than on the host (the first
+/// launches load modules and allocate), and more runs, which are cheap. `quick`: fewer.
+timing_config device_timing_config(bool quick = false);
+
 /// Summary of the timed runs of one measurement, in milliseconds.
 struct stats {
   double median_ms = 0, min_ms = 0, max_ms = 0;

@@ -15,6 +15,11 @@ struct gpu_info {
   int multiprocessors = 0;
   std::size_t memory_bytes = 0;
   int compute_capability = 0;  // e.g. 90
+  // CUDA versions as CUDA encodes them (12080 = 12.8); 0 when unknown or not compiled in.
+  int driver_version = 0;   // the installed driver's CUDA version
+  int runtime_version = 0;  // the CUDA runtime linked in
+  int toolkit_version = 0;  // the toolkit corank was compiled with
+  int cub_version = 0;      // CUB_VERSION at compile time (200800 = 2.8.0)
 };
 
 gpu_info query_gpu();

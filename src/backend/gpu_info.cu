@@ -1,5 +1,7 @@
 #include <cuda_runtime.h>
 
+#include <cub/version.cuh>
+
 #include "backend/gpu.hpp"
 
 namespace corank::backend {
@@ -7,6 +9,10 @@ namespace corank::backend {
 gpu_info query_gpu() {
   gpu_info info;
   info.compiled = true;
+  info.toolkit_version = CUDART_VERSION;
+  info.cub_version = CUB_VERSION;
+  cudaDriverGetVersion(&info.driver_version);
+  cudaRuntimeGetVersion(&info.runtime_version);
   int count = 0;
   if (const cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess) {
     info.name = cudaGetErrorString(err);

@@ -9,7 +9,11 @@
 
 namespace corank::backend {
 
-gpu_info query_gpu() { return gpu_info{false, false, "not compiled in", 0, 0, 0}; }
+gpu_info query_gpu() {
+  gpu_info info;
+  info.name = "not compiled in";
+  return info;
+}
 
 template <class T>
 double gpu_merge(const T*, std::size_t, const T*, std::size_t, T*) {

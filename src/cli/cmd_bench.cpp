@@ -1,22 +1,21 @@
-// corank bench <experiment>: corank side by side with its peers, as a table (stdout), JSON, CSV.
+// corank bench <experiment>: corank side by side with its peers, as tables (stdout), JSON, CSV.
+// `corank bench all` runs every experiment (bench/suite.hpp); the others run one.
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "backend/gpu.hpp"
-#include "backend/spmv_scan.hpp"
 #include "cli/commands.hpp"
-#include "data/matrix_like.hpp"
-#include "gpu_merge.hpp"
-#include "gpu_segmented_scan.hpp"
-#include "gpu_sort.hpp"
 #include "merge_bench.hpp"
 #include "sort_bench.hpp"
+#include "spmv_bench.hpp"
+#include "suite.hpp"
 
 namespace corank::cli {
 namespace {
@@ -25,6 +24,7 @@ struct bench_args {
   std::string backend = "auto";
   bool quick = false;
   std::vector<std::string> sizes;  // "1000", "10K", "100M", ...
+  std::vector<std::string> matrices;
   int threads = 0;
   std::string json_path, csv_path;
   bool quiet = false;
@@ -63,117 +63,110 @@ std::vector<std::size_t> sizes_or(const bench_args& args, std::vector<std::size_
   return sizes;
 }
 
+bool on_gpu(const bench_args& args) {
+  return backend::resolve_backend(args.backend) == backend::backend_kind::gpu;
+}
+
 bench::run_config cpu_config(const bench_args& args, std::vector<std::size_t> default_sizes) {
-  bench::run_config config;
+  bench::run_config config = bench::cpu_run_config(args.quick, args.threads, !args.quiet);
   config.sizes = sizes_or(args, std::move(default_sizes));
-  config.threads = args.threads;
-  if (args.quick) config.timing.target_seconds = 0.1, config.timing.max_runs = 15;
-  config.show_progress = !args.quiet;
   return config;
 }
 
-/// The GPU benchmarks print their own tables; CSV is written for the CPU ones only.
-void warn_if_csv(const bench_args& args) {
-  if (!args.csv_path.empty()) std::fprintf(stderr, "corank: --csv is CPU-only for now\n");
-}
-
-/// Prints the table and writes the files asked for; fails when an output was wrong.
-void finish(const bench::report& rep, const bench_args& args) {
-  rep.print_table(std::cout);
-  if (!args.json_path.empty()) rep.write_json(args.json_path);
-  if (!args.csv_path.empty()) rep.write_csv(args.csv_path);
-  if (!rep.all_verified())
+/// Prints the tables and writes the files asked for; fails when an output was wrong.
+void finish(const std::vector<bench::report>& reports, const bench_args& args) {
+  bool verified = true;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    if (i) std::cout << "\n";
+    reports[i].print_table(std::cout);
+    verified = verified && reports[i].all_verified();
+  }
+  if (!args.json_path.empty()) bench::write_json(args.json_path, reports);
+  if (!args.csv_path.empty()) bench::write_csv(args.csv_path, reports);
+  if (!verified)
     throw std::runtime_error("some outputs did not match the reference (marked in the table)");
 }
 
 void run_merge_bench(const bench_args& args) {
-  if (backend::resolve_backend(args.backend) == backend::backend_kind::gpu) {
-    bench::gpu_merge_config config;
-    config.sizes = sizes_or(args, args.quick ? std::vector<std::size_t>{1000000, 10000000}
-                                             : bench::default_merge_sizes(false));
+  if (on_gpu(args)) {
+    bench::gpu_merge_config config = bench::gpu_merge_defaults(args.quick);
+    config.sizes = sizes_or(args, config.sizes);
     config.pairs = config.studied = !args.quick;
-    config.json_path = args.json_path;
-    warn_if_csv(args);
-    if (bench::run_gpu_merge_bench(config, std::cout) != 0)
-      throw std::runtime_error("the GPU merge benchmark failed (see the table)");
-    return;
+    config.show_progress = !args.quiet;
+    return finish({bench::run_gpu_merge_bench(config)}, args);
   }
-  finish(bench::run_merge_bench(cpu_config(args, bench::default_merge_sizes(args.quick)),
-                                bench::cpu_merge_contenders()),
+  finish({bench::run_merge_bench(cpu_config(args, bench::default_merge_sizes(args.quick)),
+                                 bench::cpu_merge_contenders())},
          args);
 }
 
 void run_sort_bench(const bench_args& args) {
-  if (backend::resolve_backend(args.backend) == backend::backend_kind::gpu) {
-    bench::gpu_sort_config config;
-    config.sizes = sizes_or(args, args.quick ? std::vector<std::size_t>{1000000, 10000000}
-                                             : bench::default_sort_sizes(false));
-    config.json_path = args.json_path;
-    warn_if_csv(args);
-    if (bench::run_gpu_sort_bench(config, std::cout) != 0)
-      throw std::runtime_error("the GPU sort benchmark failed (see the table)");
-    return;
+  if (on_gpu(args)) {
+    bench::gpu_sort_config config = bench::gpu_sort_defaults(args.quick);
+    config.sizes = sizes_or(args, config.sizes);
+    config.show_progress = !args.quiet;
+    return finish(bench::run_gpu_sort_bench(config), args);
   }
-  finish(bench::run_sort_bench(cpu_config(args, bench::default_sort_sizes(args.quick)),
-                               bench::cpu_sort_contenders()),
+  finish({bench::run_sort_bench(cpu_config(args, bench::default_sort_sizes(args.quick)),
+                                bench::cpu_sort_contenders())},
          args);
 }
 
-/// The study's iteration on stand-ins of its matrices: the GPU table (fused pass, the study's two
-/// kernels, CUB's formulation, the 12-byte floor), then the CPU rows (fused OpenMP pass).
+/// The study's iteration on stand-ins of its matrices: the GPU report, then (unless the GPU was
+/// asked for by name) the CPU one.
 void run_spmv_scan_bench(const bench_args& args) {
-  const auto kind = backend::resolve_backend(args.backend);
-  std::vector<std::string> names;
-  for (const auto& s : data::study_matrices())
-    if (!args.quick || std::string(s.name) == "cant" || std::string(s.name) == "webbase-1M")
-      names.push_back(s.name);
-  bool ok = true;
-  if (kind == backend::backend_kind::gpu) {
-    bench::gpu_scan_bench_config config;
+  std::vector<std::string> names =
+      args.matrices.empty() ? bench::default_spmv_matrices(args.quick) : args.matrices;
+  std::vector<bench::report> reports;
+  if (on_gpu(args)) {
+    bench::gpu_scan_bench_config config = bench::gpu_scan_defaults(args.quick);
     config.matrices = names;
-    config.json_path = args.json_path;
-    ok = bench::run_gpu_spmv_scan_bench(config, std::cout) == 0;
-    if (args.backend == "gpu") {
-      if (!ok) throw std::runtime_error("the GPU spmv-scan benchmark failed (see the table)");
-      return;
-    }
+    config.show_progress = !args.quiet;
+    reports.push_back(bench::run_gpu_spmv_scan_bench(config));
   }
-  std::printf(
-      "\nCPU: fused OpenMP pass (corank::cpu::segmented_inclusive_scan of a * xbar, in "
-      "place), %s threads; error: relative L2 vs the double reference\n",
-      args.threads ? std::to_string(args.threads).c_str() : "all");
-  std::printf("%-16s %10s %6s %11s %11s %8s %10s\n", "matrix", "nnz", "iters", "ms", "ms/iter",
-              "GB/s", "error");
-  for (const auto& name : names) {
-    const auto& shape = data::find_matrix(name);
-    const auto m = data::generate_matrix_like(shape, 1);
-    const std::size_t n = m.nnz();
-    std::vector<float> a0(m.values.begin(), m.values.end()), xbar(n);
-    std::mt19937_64 rng(1);
-    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-    std::vector<float> x(m.cols);
-    for (float& v : x) v = d(rng);
-    for (std::size_t l = 0; l < n; ++l) xbar[l] = x[std::size_t(m.col_indices[l])];
-    std::vector<float> a = a0;
-    const int iters = shape.study_iterations;
-    const double ms = backend::cpu_spmv_scan(a.data(), xbar.data(), m.row_offsets.data(), n, m.rows,
-                                             iters, args.threads);
-    const double err =
-        backend::relative_l2_error(a, backend::reference_spmv_scan(a0, xbar, m.row_offsets, iters));
-    std::printf("%-16s %10zu %6d %11.3f %11.4f %8.1f %10.2e\n", name.c_str(), n, iters, ms,
-                ms / iters, (12.0 * n + 8.0 * (m.rows + 1)) * iters / ms / 1e6, err);
-  }
-  if (!ok) throw std::runtime_error("the GPU spmv-scan benchmark failed (see the table)");
+  if (args.backend != "gpu")
+    reports.push_back(bench::run_cpu_spmv_scan_bench(cpu_config(args, {}), names));
+  finish(reports, args);
 }
 
-/// 100M f32 values by mean segment length: corank vs CUB's scan-by-key (GPU).
+/// 100M f32 values by mean segment length: corank vs CUB's scan-by-key (GPU only).
 void run_segmented_scan_bench(const bench_args& args) {
-  bench::gpu_scan_bench_config config;
+  backend::resolve_backend("gpu");  // says why when there is no GPU
+  bench::gpu_scan_bench_config config = bench::gpu_scan_defaults(args.quick);
   if (!args.sizes.empty()) config.n = parse_size(args.sizes.front());
-  if (args.quick) config.n = 10000000;
-  config.json_path = args.json_path;
-  if (bench::run_gpu_segmented_scan_bench(config, std::cout) != 0)
-    throw std::runtime_error("the GPU segmented-scan benchmark failed (see the table)");
+  config.show_progress = !args.quiet;
+  finish({bench::run_gpu_segmented_scan_bench(config)}, args);
+}
+
+/// Every experiment; one JSON document with the machine, the versions and every row.
+void run_all(const bench_args& args) {
+  bench::suite_config config;
+  config.gpu = args.backend != "cpu" && on_gpu(args);
+  config.quick = args.quick;
+  config.sizes = sizes_or(args, {});
+  config.matrices = args.matrices;
+  config.threads = args.threads;
+  config.show_progress = !args.quiet;
+  const auto start = std::chrono::steady_clock::now();
+  const bench::suite_result result = bench::run_suite(config, std::cout);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  std::map<std::string, std::string> run = {
+      {"command", "corank bench all --backend " + args.backend + (args.quick ? " --quick" : "")},
+      {"gpu_experiments", config.gpu ? "ran"
+                                     : "skipped (" + args.backend + " backend" +
+                                           (args.backend == "auto" ? ", no usable GPU" : "") + ")"},
+      {"wall_seconds", std::to_string(seconds)}};
+  std::string failures;
+  for (const std::string& f : result.failures) failures += (failures.empty() ? "" : "; ") + f;
+  if (!failures.empty()) run["failures"] = failures;
+  if (!args.json_path.empty()) bench::write_json(args.json_path, result.reports, run);
+  if (!args.csv_path.empty()) bench::write_csv(args.csv_path, result.reports);
+  if (!args.quiet)
+    std::fprintf(stderr, "corank bench all: %zu experiments in %.1f s%s\n", result.reports.size(),
+                 seconds, config.gpu ? "" : " (CPU only)");
+  if (!failures.empty()) throw std::runtime_error("bench all: " + failures);
 }
 
 CLI::App* add_experiment(CLI::App& bench, const std::string& name, const std::string& what,
@@ -191,6 +184,12 @@ CLI::App* add_experiment(CLI::App& bench, const std::string& name, const std::st
   return cmd;
 }
 
+void add_matrices_option(CLI::App* cmd, const std::shared_ptr<bench_args>& args) {
+  cmd->add_option("--matrices", args->matrices,
+                  "Stand-ins of these study matrices (default: all; --quick: cant, webbase-1M)")
+      ->delimiter(',');
+}
+
 }  // namespace
 
 void add_bench_command(CLI::App& app) {
@@ -200,10 +199,11 @@ void add_bench_command(CLI::App& app) {
   add_experiment(*bench, "merge", "Merge two sorted u32 arrays (uniform random keys)", merge_args)
       ->callback([merge_args] { run_merge_bench(*merge_args); });
   auto spmv_args = std::make_shared<bench_args>();
-  add_experiment(*bench, "spmv-scan",
-                 "The study's iteration on stand-ins of its 15 matrices (GPU table, CPU rows)",
-                 spmv_args)
-      ->callback([spmv_args] { run_spmv_scan_bench(*spmv_args); });
+  CLI::App* spmv =
+      add_experiment(*bench, "spmv-scan",
+                     "The study's iteration on stand-ins of its 15 matrices (GPU, CPU)", spmv_args);
+  add_matrices_option(spmv, spmv_args);
+  spmv->callback([spmv_args] { run_spmv_scan_bench(*spmv_args); });
   auto scan_args = std::make_shared<bench_args>();
   add_experiment(*bench, "segmented-scan",
                  "GPU segmented scan of 100M f32 by mean segment length vs CUB scan-by-key",
@@ -212,6 +212,14 @@ void add_bench_command(CLI::App& app) {
   auto sort_args = std::make_shared<bench_args>();
   add_experiment(*bench, "sort", "Sort u32 keys (uniform random)", sort_args)
       ->callback([sort_args] { run_sort_bench(*sort_args); });
+  auto all_args = std::make_shared<bench_args>();
+  CLI::App* all = add_experiment(
+      *bench, "all",
+      "Every experiment in one run (GPU ones with --backend gpu, or auto and a GPU), one JSON "
+      "document; --sizes replaces the merge and sort sizes",
+      all_args);
+  add_matrices_option(all, all_args);
+  all->callback([all_args] { run_all(*all_args); });
 }
 
 }  // namespace corank::cli

@@ -198,9 +198,25 @@ TEST_F(Cli, BenchMergeCpuPrintsTheTableAndWritesJsonAndCsv) {
   std::ifstream json(path("m.json")), csv(path("m.csv"));
   std::string first_line;
   std::getline(csv, first_line);
-  EXPECT_EQ(first_line.rfind("experiment,contender", 0), 0u);
+  EXPECT_EQ(first_line.rfind("experiment,group,contender", 0), 0u);
   std::string text((std::istreambuf_iterator<char>(json)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("\"speedup\""), std::string::npos);
+}
+
+TEST_F(Cli, BenchAllOnTheCpuWritesOneJsonDocumentOfEveryCpuExperiment) {
+  const result r = run_cli(
+      "bench all --backend cpu --quick --quiet --sizes 1K,2K --matrices jonheart "
+      "--threads 2 --json " +
+      path("all.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream json(path("all.json"));
+  const std::string text((std::istreambuf_iterator<char>(json)), std::istreambuf_iterator<char>());
+  for (const char* key : {"\"machine\"", "\"gpu\"", "\"versions\"", "\"copy_bandwidth\"",
+                          "\"experiments\"", "\"cpu merge\"", "\"cpu sort\"", "\"cpu spmv-scan\"",
+                          "\"median_ms\"", "\"min_ms\"", "\"max_ms\""})
+    EXPECT_NE(text.find(key), std::string::npos) << key << " missing in " << text.substr(0, 400);
+  EXPECT_NE(text.find("skipped (cpu backend)"), std::string::npos);
+  EXPECT_EQ(r.output.find("WRONG"), std::string::npos) << r.output;
 }
 
 TEST_F(Cli, SortsABinaryFile) {
@@ -217,8 +233,9 @@ TEST_F(Cli, SortsABinaryFile) {
 
 TEST_F(Cli, SortRefusesBitonicOnTheCpu) {
   write("in.bin", std::vector<std::uint32_t>{3, 1, 2});
-  expect_failure("sort " + path("in.bin") + " -o " + path("out.bin") + " --backend cpu --algo bitonic",
-                 "GPU only");
+  expect_failure(
+      "sort " + path("in.bin") + " -o " + path("out.bin") + " --backend cpu --algo bitonic",
+      "GPU only");
 }
 
 TEST_F(Cli, SortRefusesAMissingFile) {

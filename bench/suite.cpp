@@ -1,0 +1,110 @@
+#include "suite.hpp"
+
+#include <exception>
+#include <functional>
+#include <ostream>
+
+#include "merge_bench.hpp"
+#include "sort_bench.hpp"
+#include "spmv_bench.hpp"
+
+namespace corank::bench {
+
+run_config cpu_run_config(bool quick, int threads, bool show_progress) {
+  run_config config;
+  config.threads = threads;
+  if (quick) config.timing.target_seconds = 0.1, config.timing.max_runs = 15;
+  config.show_progress = show_progress;
+  return config;
+}
+
+gpu_merge_config gpu_merge_defaults(bool quick) {
+  gpu_merge_config config;
+  config.sizes = quick
+                     ? std::vector<std::size_t>{1000, 100000, 1000000, 10000000}
+                     : std::vector<std::size_t>{1000, 10000, 100000, 1000000, 10000000, 100000000};
+  config.timing = device_timing_config(quick);
+  return config;
+}
+
+gpu_sort_config gpu_sort_defaults(bool quick) {
+  gpu_sort_config config;
+  if (quick) {
+    config.sizes = {1000000, 10000000};
+    config.segmented_keys = std::size_t(1) << 24;
+    config.cpu_sizes = {2000, 20000, 200000, 2000000};
+  }
+  config.timing = device_timing_config(quick);
+  return config;
+}
+
+gpu_scan_bench_config gpu_scan_defaults(bool quick) {
+  gpu_scan_bench_config config;
+  if (quick) config.n = 10000000, config.matrices = {"cant", "webbase-1M"};
+  config.timing = device_timing_config(quick);
+  return config;
+}
+
+suite_result run_suite(const suite_config& config, std::ostream& tables) {
+  suite_result result;
+  // Runs one experiment; a failure is recorded and the suite goes on.
+  const auto run = [&](const std::string& name, const std::function<std::vector<report>()>& f) {
+    try {
+      for (report& rep : f()) {
+        rep.print_table(tables);
+        tables << "\n" << std::flush;
+        if (!rep.all_verified()) result.failures.push_back(rep.experiment() + ": wrong output");
+        result.reports.push_back(std::move(rep));
+      }
+    } catch (const std::exception& e) {
+      result.failures.push_back(name + ": " + e.what());
+      tables << name << ": FAILED: " << e.what() << "\n\n" << std::flush;
+    }
+  };
+  const auto sizes_or = [&](std::vector<std::size_t> fallback) {
+    return config.sizes.empty() ? fallback : config.sizes;
+  };
+  const auto matrices_or = [&](std::vector<std::string> fallback) {
+    return config.matrices.empty() ? fallback : config.matrices;
+  };
+
+  run_config cpu = cpu_run_config(config.quick, config.threads, config.show_progress);
+  run("cpu merge", [&] {
+    run_config c = cpu;
+    c.sizes = sizes_or(default_merge_sizes(config.quick));
+    return std::vector<report>{run_merge_bench(c, cpu_merge_contenders())};
+  });
+  run("cpu sort", [&] {
+    run_config c = cpu;
+    c.sizes = sizes_or(default_sort_sizes(config.quick));
+    return std::vector<report>{run_sort_bench(c, cpu_sort_contenders())};
+  });
+  run("cpu spmv-scan", [&] {
+    return std::vector<report>{
+        run_cpu_spmv_scan_bench(cpu, matrices_or(default_spmv_matrices(config.quick)))};
+  });
+  if (!config.gpu) return result;
+
+  run("gpu merge", [&] {
+    gpu_merge_config c = gpu_merge_defaults(config.quick);
+    c.sizes = sizes_or(c.sizes);
+    c.show_progress = config.show_progress;
+    return std::vector<report>{run_gpu_merge_bench(c)};
+  });
+  run("gpu sort", [&] {
+    gpu_sort_config c = gpu_sort_defaults(config.quick);
+    c.sizes = sizes_or(c.sizes);
+    c.cpu_sizes = sizes_or(c.cpu_sizes);
+    c.show_progress = config.show_progress;
+    return run_gpu_sort_bench(c);
+  });
+  gpu_scan_bench_config scan = gpu_scan_defaults(config.quick);
+  scan.matrices = matrices_or(scan.matrices);
+  scan.show_progress = config.show_progress;
+  run("gpu segmented scan",
+      [&] { return std::vector<report>{run_gpu_segmented_scan_bench(scan)}; });
+  run("gpu spmv-scan", [&] { return std::vector<report>{run_gpu_spmv_scan_bench(scan)}; });
+  return result;
+}
+
+}  // namespace corank::bench
