@@ -4,22 +4,25 @@
 # against its CPU paths, and `corank bench all` (one JSON document). Logs and the JSON go to $OUT
 # (or ./out); a short table comes last.
 #   usage: scripts/device_check.sh BIN_DIR [tests] [sanitize] [cli] [bench] [bench-quick]
-# BIN_DIR holds test_cuda_merge, test_cuda_sort, test_cuda_segmented_scan and corank (any may be
-# missing: its steps are skipped). With no parts named, all but bench-quick run.
+# BIN_DIR is a build directory (build/release) or a folder of carried binaries: it holds
+# test_cuda_merge, test_cuda_sort, test_cuda_segmented_scan (there or under tests/) and corank; a
+# missing one's steps are skipped. With no parts named, all but bench-quick run.
 set -u
 bin=${1:?usage: scripts/device_check.sh BIN_DIR [parts...]}
 shift
 parts=${*:-tests sanitize cli bench}
 wants() { [[ " $parts " == *" $1 "* ]]; }
 source "$(dirname "$0")/device_steps.sh"
-have() { [ -x "$bin/$1" ]; }
+# Carried binaries lie flat in BIN_DIR; a build directory keeps the tests under tests/.
+[ -x "$bin/tests/test_cuda_merge" ] && tests_dir=$bin/tests || tests_dir=$bin
+have() { [ -x "$tests_dir/$1" ] || [ -x "$bin/$1" ]; }
 
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,driver_version \
   --format=csv,noheader
 
 if wants tests; then
   for suite in merge sort segmented_scan; do
-    have "test_cuda_$suite" && step "test_$suite" 150 "$bin/test_cuda_$suite"
+    have "test_cuda_$suite" && step "test_$suite" 150 "$tests_dir/test_cuda_$suite"
   done
 fi
 
@@ -27,19 +30,19 @@ if wants sanitize; then
   memcheck=(compute-sanitizer --tool memcheck --error-exitcode 9)
   racecheck=(compute-sanitizer --tool racecheck --error-exitcode 9)
   if have test_cuda_merge; then
-    step memcheck_merge 120 "${memcheck[@]}" "$bin/test_cuda_merge" --gtest_filter='-*Large*:*RandomSizes*'
-    step racecheck_merge 60 "${racecheck[@]}" "$bin/test_cuda_merge" \
+    step memcheck_merge 120 "${memcheck[@]}" "$tests_dir/test_cuda_merge" --gtest_filter='-*Large*:*RandomSizes*'
+    step racecheck_merge 60 "${racecheck[@]}" "$tests_dir/test_cuda_merge" \
       --gtest_filter='*IsStableWithManyTies/automatic*:*RandomSizes/automatic_grid7:*IsStableWithManyTies/tiled_tile5_reuse:*IsStableWithManyTies/circular_tile32_reuse:*IsStableWithManyTies/circular_tile127:*IsStableWithManyTies/basic_reuse1_bf1:*HandlesUnalignedPointers/automatic'
   fi
   if have test_cuda_sort; then
-    step memcheck_sort 90 "${memcheck[@]}" "$bin/test_cuda_sort" --gtest_filter='-*Huge*:*RandomSizes*'
-    step racecheck_sort 60 "${racecheck[@]}" "$bin/test_cuda_sort" \
+    step memcheck_sort 90 "${memcheck[@]}" "$tests_dir/test_cuda_sort" --gtest_filter='-*Huge*:*RandomSizes*'
+    step racecheck_sort 60 "${racecheck[@]}" "$tests_dir/test_cuda_sort" \
       --gtest_filter='SortSegments.SortsOneSegmentOfEverySizeClass:SortSegments.HandlesNoSegmentsAndEmptySegments:BitonicSort.SortsStructKeysWithCustomComparators:StableSort.KeepsSignedZerosInInputOrder'
   fi
   if have test_cuda_segmented_scan; then
-    step memcheck_scan 90 "${memcheck[@]}" "$bin/test_cuda_segmented_scan" \
+    step memcheck_scan 90 "${memcheck[@]}" "$tests_dir/test_cuda_segmented_scan" \
       --gtest_filter='-*FloatAndDouble*:*OneSegmentSpanning*/thread*:*IntegerSums*/thread*'
-    step racecheck_scan 60 "${racecheck[@]}" "$bin/test_cuda_segmented_scan" \
+    step racecheck_scan 60 "${racecheck[@]}" "$tests_dir/test_cuda_segmented_scan" \
       --gtest_filter='*/automatic:-*FloatAndDouble*:*IntegerSums*:*OneSegment*'
   fi
 fi
