@@ -43,14 +43,11 @@ void run_contenders(const std::vector<contender<Problem>>& contenders, const Pro
                     progress& bar, report& rep, Check&& output_ok) {
   for (const contender<Problem>& c : contenders) {
     bar.step(label + ": " + c.name);
-    row r = shape;
-    r.contender = c.name;
-    r.backend = c.backend;
-    r.kind = c.kind;
-    if (c.threads > 0) r.threads = c.threads;
-    r.time = c.measure(problem, cfg);
-    r.verified = output_ok(c);
-    rep.add(std::move(r));
+    row on_backend = shape;
+    on_backend.backend = c.backend;
+    if (c.threads > 0) on_backend.threads = c.threads;
+    const stats time = c.measure(problem, cfg);
+    rep.add(on_backend, c.name, c.kind, time, output_ok(c));
   }
 }
 

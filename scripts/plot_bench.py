@@ -80,6 +80,7 @@ def gbps_points(rows):
 def draw(ax, pts, label, **style):
     if not pts:
         return
+    label = label.lstrip("_")  # matplotlib hides labels that start with "_" (__gnu_parallel)
     xs, ys, lo, hi = zip(*pts)
     ax.errorbar(xs, ys, yerr=[[y - l for y, l in zip(ys, lo)], [h - y for y, h in zip(ys, hi)]],
                 label=label, marker=style.pop("marker", "o"), capsize=3, **style)
@@ -116,8 +117,9 @@ class Plotter:
         base = [r for r in rows if r["role"] == "baseline"]
         fig, ax = plt.subplots(figsize=(7, 4.5))
         for name in dict.fromkeys(r["contender"] for r in rows if r["role"] == "contender"):
+            threads = max(r["threads"] for r in rows if r["contender"] == name)
             draw(ax, speedup_points([r for r in rows if r["contender"] == name], base),
-                 f"{name} ({max(r['threads'] for r in rows if r['contender'] == name)} threads)")
+                 f"{name} ({threads} thread{'s' if threads != 1 else ''})")
         ax.axhline(1, color="grey", lw=1)
         size_axis(ax, "items per input (u32, sorted uniform)")
         ax.set_ylabel(f"speed-up over {base[0]['contender'] if base else 'baseline'}")
@@ -198,7 +200,8 @@ class Plotter:
                     mine = [r for r in rows if r["contender"] == name]
                     where = mine[0]["backend"]
                     if where == "cpu":
-                        where += f", {mine[0]['threads']} threads"
+                        threads = mine[0]["threads"]
+                        where += f", {threads} thread{'s' if threads != 1 else ''}"
                     draw(ax, speedup_points(mine, base), f"{name} ({where})")
             ax.set_yscale("log")
             ax.axhline(1, color="grey", lw=1)
