@@ -284,7 +284,11 @@ class StableSort : public corank::test::seeded_test {};
 
 TEST_F(StableSort, SortsU32AtEdgeSizes) {
   std::vector<std::size_t> sizes = edge_sizes();
-  for (std::size_t t : {1792u, 3840u, 7680u})
+  // Around multiples of the tiles of the tuned shapes (u32 keys, u32 pairs, 8-byte keys).
+  using corank::cuda::tuning::merge_sort_policy;
+  for (std::size_t t : {merge_sort_policy<4, 0>::threads * merge_sort_policy<4, 0>::items,
+                        merge_sort_policy<4, 4>::threads * merge_sort_policy<4, 4>::items,
+                        merge_sort_policy<8, 0>::threads * merge_sort_policy<8, 0>::items})
     for (std::size_t m : {1u, 2u, 3u, 4u, 9u})
       for (long d : {-1L, 0L, 1L}) sizes.push_back(std::size_t(long(t * m) + d));
   for (std::size_t n : sizes) {

@@ -53,20 +53,22 @@ cudaError_t allow_smem(Kernel kernel, std::size_t bytes) {
   return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
 }
 
-template <class Key, class Value, class Compare>
+/// The sort with a given shape (tuning::bitonic_shape); the entry points pass the tuned one.
+template <class Key, class Value, class Compare,
+          class Policy = tuning::bitonic_policy<
+              sizeof(Key), std::is_same_v<Value, block::no_value> ? 0 : sizeof(Value)>>
 cudaError_t bitonic_sort_impl(Key* keys, Value* vals, std::size_t n, Compare comp,
                               cudaStream_t stream) {
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
-  using policy = tuning::bitonic_policy<sizeof(Key), has_values ? sizeof(Value) : 0>;
-  constexpr int NT = policy::tile_threads, B = policy::tile_bits_per_thread;
-  constexpr int BG = policy::global_bits, GT = policy::global_threads;
-  constexpr unsigned capacity = policy::tile_items;
+  constexpr int NT = Policy::tile_threads, B = Policy::tile_bits_per_thread;
+  constexpr int BG = Policy::global_bits, GT = Policy::global_threads;
+  constexpr unsigned capacity = Policy::tile_items;
   constexpr int tile_bits = __builtin_ctz(capacity);
   if (n && !keys) return cudaErrorInvalidValue;
   if (has_values && n && !vals) return cudaErrorInvalidValue;
   if (n < 2) return cudaSuccess;
   const auto tile_kernel =
-      kernels::bitonic_tile<NT, B, capacity, policy::tile_min_blocks, Key, Value, Compare>;
+      kernels::bitonic_tile<NT, B, capacity, Policy::tile_min_blocks, Key, Value, Compare>;
   constexpr std::size_t smem = kernels::bitonic_smem_bytes<Key, Value>(capacity);
   static const cudaError_t smem_status = allow_smem(tile_kernel, smem);
   CORANK_CUDA_TRY(smem_status);

@@ -33,8 +33,6 @@ template <class Key, class Value>
 struct merge_sort_layout {
   static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   using policy = tuning::merge_sort_policy<sizeof(Key), has_values ? sizeof(Value) : 0>;
-  static constexpr int NT = policy::threads, VT = policy::items, tile = NT * VT;
-  static std::size_t tiles(std::size_t n) { return (n + tile - 1) / tile; }
   static std::size_t round16(std::size_t b) { return (b + 15) / 16 * 16; }
   static std::size_t key_bytes(std::size_t n) { return round16(n * sizeof(Key)); }
   static std::size_t value_bytes(std::size_t n) {
@@ -43,16 +41,18 @@ struct merge_sort_layout {
   static std::size_t bytes(std::size_t n) { return key_bytes(n) + value_bytes(n); }
 };
 
-template <class Key, class Value, class Compare>
+/// The sort with a given block shape (threads, items); the entry points pass the tuned one.
+template <class Key, class Value, class Compare,
+          class Policy = typename merge_sort_layout<Key, Value>::policy>
 cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Compare comp,
                            cudaStream_t stream) {
   using layout = merge_sort_layout<Key, Value>;
-  constexpr int NT = layout::NT, VT = layout::VT;
-  constexpr std::size_t tile = layout::tile;
+  constexpr int NT = Policy::threads, VT = Policy::items;
+  constexpr std::size_t tile = std::size_t(NT) * VT;
   auto* bytes = static_cast<unsigned char*>(temp);
   Key* keys_tmp = reinterpret_cast<Key*>(bytes);
   Value* vals_tmp = reinterpret_cast<Value*>(bytes + layout::key_bytes(n));
-  const std::size_t tiles = layout::tiles(n);
+  const std::size_t tiles = (n + tile - 1) / tile;
   if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
   int passes = 0;
   for (std::size_t width = tile; width < n; width *= 2) ++passes;

@@ -39,14 +39,16 @@ cudaError_t resident_blocks(Kernel kernel, int threads, std::size_t smem, unsign
   return cudaSuccess;
 }
 
-template <class Key, class Value, class Offset, class Compare>
+/// The sort with a given policy (tuning::segmented_policy's members); the entry points pass the
+/// tuned one.
+template <class Key, class Value, class Offset, class Compare,
+          class Policy = tuning::segmented_policy>
 cudaError_t sort_segments_impl(Key* keys, Value* vals, std::size_t n, const Offset* offsets,
                                std::size_t num_segments, Compare comp, cudaStream_t stream) {
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
-  using policy = tuning::segmented_policy;
-  constexpr int W = policy::warps_per_block, NT = policy::block_threads;
-  constexpr int warp_b = policy::warp_max_bits - 5;
-  constexpr int block_b = policy::block_max_bits - __builtin_ctz(unsigned(NT));
+  constexpr int W = Policy::warps_per_block, NT = Policy::block_threads;
+  constexpr int warp_b = Policy::warp_max_bits - 5;
+  constexpr int block_b = Policy::block_max_bits - __builtin_ctz(unsigned(NT));
   constexpr int large_bg = 4;
   if (num_segments == 0) return cudaSuccess;
   if (!offsets || (n && !keys) || (has_values && n && !vals) || num_segments >= 0xffffffffu)
@@ -60,7 +62,8 @@ cudaError_t sort_segments_impl(Key* keys, Value* vals, std::size_t n, const Offs
   constexpr std::size_t small_smem = W * kernels::bitonic_smem_bytes<Key, Value>(32u << warp_b);
   constexpr std::size_t block_smem =
       kernels::bitonic_smem_bytes<Key, Value>(unsigned(NT) << block_b);
-  const auto tiny_kernel = kernels::segmented_sort_tiny<Key, Value, Offset, Compare>;
+  const auto tiny_kernel =
+      kernels::segmented_sort_tiny<Policy::tiny_segments_per_warp, Key, Value, Offset, Compare>;
   static unsigned grids[4] = {};
   static const cudaError_t setup = [&] {
     CORANK_CUDA_TRY(resident_blocks(tiny_kernel, 256, 0, &grids[0]));

@@ -34,9 +34,14 @@ __host__ __device__ constexpr unsigned padded_size(unsigned capacity) {
   return capacity + capacity / 32;
 }
 
+/// Bit r says slot r of a chunk of VT keys in registers is inside the array: 64 bits for chunks
+/// of 64 keys (6-step global passes).
+template <int VT>
+using slot_mask = std::conditional_t<(VT > 32), unsigned long long, unsigned>;
+
 /// The compare-exchange of slots Lo < Hi: smaller key to Lo. Skipped when Hi is past the end.
 template <int Lo, int Hi, int VT, class Key, class Value, class Compare>
-__device__ __forceinline__ void compare_exchange(Key (&k)[VT], Value (&v)[VT], unsigned valid,
+__device__ __forceinline__ void compare_exchange(Key (&k)[VT], Value (&v)[VT], slot_mask<VT> valid,
                                                  Compare comp) {
   const bool swap = ((valid >> Hi) & 1u) && comp(k[Hi], k[Lo]);
   const Key lo_key = swap ? k[Hi] : k[Lo];
@@ -50,7 +55,7 @@ __device__ __forceinline__ void compare_exchange(Key (&k)[VT], Value (&v)[VT], u
 }
 
 template <int VT, int T, bool Flip, int R = 0, class Key, class Value, class Compare>
-__device__ __forceinline__ void step_slots(Key (&k)[VT], Value (&v)[VT], unsigned valid,
+__device__ __forceinline__ void step_slots(Key (&k)[VT], Value (&v)[VT], slot_mask<VT> valid,
                                            Compare comp) {
   if constexpr (R < VT) {
     if constexpr (!(R & (1 << T))) {
@@ -65,8 +70,9 @@ __device__ __forceinline__ void step_slots(Key (&k)[VT], Value (&v)[VT], unsigne
 /// Runs the steps of chunk-relative bits t_hi down to t_lo on a chunk in registers; the step of
 /// bit B - 1 is a flip when `flip`. Bit r of `valid` says slot r is inside the array.
 template <int B, int T = B - 1, class Key, class Value, class Compare>
-__device__ __forceinline__ void chunk_steps(Key (&k)[1 << B], Value (&v)[1 << B], unsigned valid,
-                                            int t_hi, int t_lo, bool flip, Compare comp) {
+__device__ __forceinline__ void chunk_steps(Key (&k)[1 << B], Value (&v)[1 << B],
+                                            slot_mask<(1 << B)> valid, int t_hi, int t_lo,
+                                            bool flip, Compare comp) {
   if constexpr (T >= 0) {
     if (T <= t_hi && T >= t_lo) {
       if (T == B - 1 && flip)
@@ -81,7 +87,7 @@ __device__ __forceinline__ void chunk_steps(Key (&k)[1 << B], Value (&v)[1 << B]
 /// The non-flip steps of bits T down to 0 (helper of sort_chunk).
 template <int B, int T, class Key, class Value, class Compare>
 __device__ __forceinline__ void sort_steps_below(Key (&k)[1 << B], Value (&v)[1 << B],
-                                                 unsigned valid, Compare comp) {
+                                                 slot_mask<(1 << B)> valid, Compare comp) {
   if constexpr (T >= 0) {
     step_slots<(1 << B), T, false>(k, v, valid, comp);
     sort_steps_below<B, T - 1>(k, v, valid, comp);
@@ -90,8 +96,8 @@ __device__ __forceinline__ void sort_steps_below(Key (&k)[1 << B], Value (&v)[1 
 
 /// Stages 1..min(stages, B) of the network on a chunk of 2^B consecutive positions: sorts it.
 template <int B, int S = 1, class Key, class Value, class Compare>
-__device__ __forceinline__ void sort_chunk(Key (&k)[1 << B], Value (&v)[1 << B], unsigned valid,
-                                           int stages, Compare comp) {
+__device__ __forceinline__ void sort_chunk(Key (&k)[1 << B], Value (&v)[1 << B],
+                                           slot_mask<(1 << B)> valid, int stages, Compare comp) {
   if constexpr (S <= B) {
     if (S <= stages) {
       step_slots<(1 << B), S - 1, true>(k, v, valid, comp);
@@ -134,12 +140,12 @@ __device__ __forceinline__ void chunk_pass_between(const Key* src_keys, const Va
   if (place.lower_base >= count) return;  // the whole chunk (mirror included) is past the end
   Key k[VT];
   Value v[VT];
-  unsigned valid = 0;
+  slot_mask<VT> valid = 0;
 #pragma unroll
   for (int r = 0; r < VT; ++r) {
     const Index i = place.template index<VT>(r);
     if (i < count) {
-      valid |= 1u << r;
+      valid |= slot_mask<VT>(1) << r;
       k[r] = src_keys[src_at(i)];
       if constexpr (has_values) v[r] = src_vals[src_at(i)];
     }
@@ -197,11 +203,11 @@ __device__ __forceinline__ void shared_network(Key* keys, Value* vals, unsigned 
       const unsigned base = (unsigned(tid) + unsigned(round) * NT) * VT;
       Key k[VT];
       Value v[VT];
-      unsigned valid = 0;
+      slot_mask<VT> valid = 0;
 #pragma unroll
       for (int r = 0; r < VT; ++r)
         if (base + r < count) {
-          valid |= 1u << r;
+          valid |= slot_mask<VT>(1) << r;
           k[r] = keys[padded(base + r)];
           if constexpr (has_values) v[r] = vals[padded(base + r)];
         }
@@ -248,24 +254,35 @@ __device__ __forceinline__ T shuffle_xor(const T& x, unsigned mask) {
   return out;
 }
 
-/// The whole network on up to 32 keys, one per lane (lanes below `count` hold keys), across the
-/// lanes of a warp: no shared memory, no barriers. All 32 lanes call it.
-template <class Key, class Value, class Compare>
-__device__ __forceinline__ void warp_lane_sort(Key& key, Value& val, unsigned count, unsigned lane,
+/// The whole network on S independent sequences of up to 32 keys each, one key of each per lane
+/// (sequence i: lanes below count[i] hold keys in key[i]), across the lanes of a warp: no shared
+/// memory, no barriers. The S sequences' shuffles are independent, so they overlap. Sequences
+/// shorter than the longest run its extra stages as no-ops (a sorted run stays put). All 32 lanes
+/// call it.
+template <int S, class Key, class Value, class Compare>
+__device__ __forceinline__ void warp_lane_sort(Key (&key)[S], Value (&val)[S],
+                                               const unsigned (&count)[S], unsigned lane,
                                                Compare comp) {
-  for (int stage = 1; (1u << (stage - 1)) < count; ++stage)
+  unsigned longest = 0;
+#pragma unroll
+  for (int i = 0; i < S; ++i) longest = count[i] > longest ? count[i] : longest;
+  for (int stage = 1; (1u << (stage - 1)) < longest; ++stage)
     for (int j = stage - 1; j >= 0; --j) {
       const unsigned mask = j == stage - 1 ? (2u << j) - 1 : 1u << j;  // flip, then half-cleaners
       const bool upper = (lane >> j) & 1u;
-      const Key other = shuffle_xor(key, mask);
-      // Both lanes of a pair decide alike: the upper lane's key before the lower lane's swaps.
-      const bool swap =
-          (upper ? lane : (lane ^ mask)) < count && (upper ? comp(key, other) : comp(other, key));
-      if constexpr (!std::is_same_v<Value, no_value>) {
-        const Value other_val = shuffle_xor(val, mask);
-        if (swap) val = other_val;
+      const unsigned upper_lane = upper ? lane : lane ^ mask;
+#pragma unroll
+      for (int i = 0; i < S; ++i) {
+        const Key other = shuffle_xor(key[i], mask);
+        // Both lanes of a pair decide alike: the upper lane's key before the lower lane's swaps.
+        const bool swap =
+            upper_lane < count[i] && (upper ? comp(key[i], other) : comp(other, key[i]));
+        if constexpr (!std::is_same_v<Value, no_value>) {
+          const Value other_val = shuffle_xor(val[i], mask);
+          if (swap) val[i] = other_val;
+        }
+        if (swap) key[i] = other;
       }
-      if (swap) key = other;
     }
 }
 

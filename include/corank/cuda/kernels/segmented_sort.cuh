@@ -58,31 +58,49 @@ __global__ void segmented_classify(const Offset* offsets, std::size_t num_segmen
   }
 }
 
-/// A warp per segment of at most 32 keys: one key per lane, sorted across lanes by shuffles.
-/// Few registers and no shared memory, so the whole GPU's warps overlap their loads.
-template <class Key, class Value, class Offset, class Compare>
+/// A warp per S segments of at most 32 keys: one key of each per lane, sorted across lanes by
+/// shuffles. Few registers and no shared memory, so the whole GPU's warps overlap their loads; S
+/// segments per warp overlap their load -> sort -> store chains too. Lane i < S reads list entry
+/// i and segment i's bounds (one load each for all S), then shares them.
+template <int S, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(256)
     segmented_sort_tiny(Key* keys, Value* vals, const Offset* offsets, segment_list list,
                         const unsigned* counter, Compare comp) {
+  static_assert(S >= 1 && S <= 32, "a lane per segment of the group");
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   const unsigned lane = threadIdx.x % 32;
   const unsigned warps = gridDim.x * (blockDim.x / 32);
   const unsigned count = *counter;
-  for (unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) / 32; w < count; w += warps) {
-    const unsigned s = list[w];
-    const std::size_t begin = std::size_t(offsets[s]);
-    const unsigned size = unsigned(std::size_t(offsets[s + 1]) - begin);
-    Key key;
-    Value val{};
-    if (lane < size) {
-      key = keys[begin + lane];
-      if constexpr (has_values) val = vals[begin + lane];
+  const std::size_t first = std::size_t((blockIdx.x * blockDim.x + threadIdx.x) / 32) * S;
+  for (std::size_t w = first; w < count; w += std::size_t(warps) * S) {
+    std::size_t my_begin = 0;
+    unsigned my_size = 0;
+    if (lane < S && w + lane < count) {
+      const unsigned s = list[unsigned(w + lane)];
+      my_begin = std::size_t(offsets[s]);
+      my_size = unsigned(std::size_t(offsets[s + 1]) - my_begin);
+    }
+    std::size_t begin[S];
+    unsigned size[S];
+    Key key[S];
+    Value val[S];
+#pragma unroll
+    for (int i = 0; i < S; ++i) {
+      begin[i] = __shfl_sync(0xffffffffu, my_begin, i);
+      size[i] = __shfl_sync(0xffffffffu, my_size, i);
+      val[i] = Value{};
+      if (lane < size[i]) {
+        key[i] = keys[begin[i] + lane];
+        if constexpr (has_values) val[i] = vals[begin[i] + lane];
+      }
     }
     block::warp_lane_sort(key, val, size, lane, comp);
-    if (lane < size) {
-      keys[begin + lane] = key;
-      if constexpr (has_values) vals[begin + lane] = val;
-    }
+#pragma unroll
+    for (int i = 0; i < S; ++i)
+      if (lane < size[i]) {
+        keys[begin[i] + lane] = key[i];
+        if constexpr (has_values) vals[begin[i] + lane] = val[i];
+      }
   }
 }
 
