@@ -62,6 +62,8 @@ std::vector<studied_variant> studied_variants() {
 }  // namespace
 
 report run_gpu_merge_bench(const gpu_merge_config& config) {
+  cuda::merge_options tuned;  // automatic, with the caller's tuning table if any
+  tuned.tuning = config.tuning;
   report rep("gpu merge");
   rep.set_meta("keys", "u32 uniform random, sorted (pairs: u32 values)");
   rep.set_meta("timing", "CUDA events around each call");
@@ -124,7 +126,7 @@ report run_gpu_merge_bench(const gpu_merge_config& config) {
     poison();
     add(
         keys, "corank automatic", role::contender,
-        [&] { return cuda::merge(a.data, n, b.data, n, result.data); }, same_as_reference);
+        [&] { return cuda::merge(tuned, a.data, n, b.data, n, result.data); }, same_as_reference);
     for (const studied_variant& s : studied) {
       poison();
       add(
@@ -134,7 +136,7 @@ report run_gpu_merge_bench(const gpu_merge_config& config) {
     }
     // The production kernel's one runtime parameter: the grid (default: what the GPU holds).
     for (unsigned blocks : config.automatic_grids) {
-      cuda::merge_options opt;
+      cuda::merge_options opt = tuned;
       opt.blocks = blocks;
       poison();
       add(
@@ -181,7 +183,8 @@ report run_gpu_merge_bench(const gpu_merge_config& config) {
       add(
           pairs, "corank automatic", role::contender,
           [&] {
-            return cuda::merge_by_key(a.data, va.data, n, b.data, vb.data, n, kout.data, vout.data);
+            return cuda::merge_by_key(tuned, a.data, va.data, n, b.data, vb.data, n, kout.data,
+                                      vout.data);
           },
           pairs_match);
     }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "corank/cuda/tuning/merge_table.hpp"
 #include "report.hpp"
 #include "timing.hpp"
 
@@ -17,6 +18,7 @@ struct gpu_merge_config {
   /// optimisations (one co-rank per thread from the neighbour; branch-free merge and search).
   bool studied = true;
   std::vector<unsigned> automatic_grids;  ///< also time `automatic` with these grid sizes
+  const cuda::merge_tuning* tuning = nullptr;  ///< `automatic` with this table (corank tune merge)
   timing_config timing = device_timing_config();
   bool show_progress = true;
 };

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,11 +23,16 @@ int main(int argc, char** argv) {
   app.add_option("--grids", config.automatic_grids, "also time automatic with these grids");
   app.add_flag("--keys-only", keys_only, "skip the key-value merges");
   app.add_flag("--production-only", production_only, "skip the study's kernels");
+  std::string tuning_path;
+  app.add_option("--tuning", tuning_path, "automatic with this tuning file (corank tune merge)");
   CLI11_PARSE(app, argc, argv);
   config.pairs = !keys_only;
   config.studied = !production_only;
   if (repeats > 0) config.timing.min_runs = config.timing.max_runs = repeats;
   try {
+    std::optional<corank::cuda::merge_tuning> tuning;
+    if (!tuning_path.empty()) tuning = corank::cuda::load_merge_tuning(tuning_path);
+    config.tuning = tuning ? &*tuning : nullptr;
     const corank::bench::report rep = corank::bench::run_gpu_merge_bench(config);
     rep.print_table(std::cout);
     if (!json_path.empty()) rep.write_json(json_path);

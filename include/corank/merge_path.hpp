@@ -58,6 +58,28 @@ CORANK_HD Size co_rank(Size k, ItA a, Size m, ItB b, Size n, Compare comp) {
   }
 }
 
+/// The same co-rank as co_rank(), found by binary lifting over a fixed power-of-two grid: at
+/// step s it reads A only at multiples of s (minus one) and B only at k minus multiples of s,
+/// wherever [lo, hi] lies. Searches for many regularly spaced diagonals (a partition pass) then
+/// share their upper levels - A's probes at every step above the spacing, B's where s divides
+/// the spacing - and those few elements stay in cache, where midpoint searches would each read
+/// fresh ones. O(log min(k, m)) steps, each reading at most one element of A and one of B.
+template <class Size, class ItA, class ItB, class Compare>
+CORANK_HD Size co_rank_on_grid(Size k, ItA a, Size m, ItB b, Size n, Compare comp) {
+  const Size lo = k > n ? k - n : Size(0);
+  const Size hi = k < m ? k : m;
+  Size step = 1;
+  while (step <= hi / 2) step *= 2;
+  // Invariant: answer in [i, i + 2 * step). P(p) = "A[p-1] is among the first k outputs" holds
+  // for p <= answer and fails above; it is known true for p <= lo, and p > hi is out of range.
+  Size i = 0;
+  for (; step > 0; step /= 2) {
+    const Size p = i + step;
+    if (p <= hi && (p <= lo || !comp(b[k - p], a[p - 1]))) i = p;
+  }
+  return i;
+}
+
 /// An output iterator that swallows whatever is written: a key-only merge is the key-value merge
 /// with its values discarded, so the merge loops are written once.
 struct discard_iterator {

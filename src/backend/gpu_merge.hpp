@@ -3,11 +3,15 @@
 
 #include <cstddef>
 
+#include "corank/cuda/tuning/merge_table.hpp"
+
 namespace corank::backend {
 
 /// Merges host arrays a[0,m) and b[0,n) into out[0,m+n) on the GPU. Returns the kernel time in
-/// milliseconds (device events, transfers excluded). Throws std::runtime_error on CUDA errors.
+/// milliseconds (device events, transfers excluded). `tuning` (may be null): a measured table for
+/// `automatic` (corank tune merge). Throws std::runtime_error on CUDA errors.
 template <class T>
-double gpu_merge(const T* a, std::size_t m, const T* b, std::size_t n, T* out);
+double gpu_merge(const T* a, std::size_t m, const T* b, std::size_t n, T* out,
+                 const cuda::merge_tuning* tuning = nullptr);
 
 }  // namespace corank::backend

@@ -16,7 +16,7 @@ gpu_info query_gpu() {
 }
 
 template <class T>
-double gpu_merge(const T*, std::size_t, const T*, std::size_t, T*) {
+double gpu_merge(const T*, std::size_t, const T*, std::size_t, T*, const cuda::merge_tuning*) {
   throw std::runtime_error("this corank was built without the CUDA backend");
 }
 
@@ -25,7 +25,8 @@ double gpu_spmv_scan(float*, const float*, const std::int64_t*, std::size_t, std
 }
 
 #define CORANK_INSTANTIATE(T, tag) \
-  template double gpu_merge<T>(const T*, std::size_t, const T*, std::size_t, T*);
+  template double gpu_merge<T>(const T*, std::size_t, const T*, std::size_t, T*, \
+                               const cuda::merge_tuning*);
 CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
 #undef CORANK_INSTANTIATE
 

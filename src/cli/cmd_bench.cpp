@@ -6,6 +6,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,39 +29,12 @@ struct bench_args {
   int threads = 0;
   std::string json_path, csv_path;
   bool quiet = false;
+  std::string tuning_path;  // merge, GPU: a table from `corank tune merge` for automatic
 };
-
-/// "1000", "10K", "1.5M", "1G" -> items.
-std::size_t parse_size(const std::string& text) {
-  const auto bad = [&](const char* why) {
-    return std::invalid_argument("bad size '" + text + "' (" + why + ")");
-  };
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    throw bad("a number, optionally with K, M or G");
-  }
-  double scale = 1;
-  const std::string suffix = text.substr(used);
-  if (suffix == "K" || suffix == "k")
-    scale = 1e3;
-  else if (suffix == "M" || suffix == "m")
-    scale = 1e6;
-  else if (suffix == "G" || suffix == "g")
-    scale = 1e9;
-  else if (!suffix.empty())
-    throw bad("a number, optionally with K, M or G");
-  if (value < 0) throw bad("negative");
-  return static_cast<std::size_t>(value * scale + 0.5);
-}
 
 std::vector<std::size_t> sizes_or(const bench_args& args, std::vector<std::size_t> fallback) {
   if (args.sizes.empty()) return fallback;
-  std::vector<std::size_t> sizes;
-  for (const std::string& s : args.sizes) sizes.push_back(parse_size(s));
-  return sizes;
+  return parse_sizes(args.sizes);
 }
 
 bool on_gpu(const bench_args& args) {
@@ -93,6 +67,9 @@ void run_merge_bench(const bench_args& args) {
     config.sizes = sizes_or(args, config.sizes);
     config.pairs = config.studied = !args.quick;
     config.show_progress = !args.quiet;
+    std::optional<cuda::merge_tuning> tuning;
+    if (!args.tuning_path.empty()) tuning = cuda::load_merge_tuning(args.tuning_path);
+    config.tuning = tuning ? &*tuning : nullptr;
     return finish({bench::run_gpu_merge_bench(config)}, args);
   }
   finish({bench::run_merge_bench(cpu_config(args, bench::default_merge_sizes(args.quick)),
@@ -197,7 +174,9 @@ void add_bench_command(CLI::App& app) {
   bench->require_subcommand(1);
   auto merge_args = std::make_shared<bench_args>();
   add_experiment(*bench, "merge", "Merge two sorted u32 arrays (uniform random keys)", merge_args)
-      ->callback([merge_args] { run_merge_bench(*merge_args); });
+      ->callback([merge_args] { run_merge_bench(*merge_args); })
+      ->add_option("--tuning", merge_args->tuning_path,
+                   "GPU: a tuning file from `corank tune merge` for the automatic kernel");
   auto spmv_args = std::make_shared<bench_args>();
   CLI::App* spmv =
       add_experiment(*bench, "spmv-scan",

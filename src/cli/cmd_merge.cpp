@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,7 +19,8 @@ namespace corank::cli {
 namespace {
 
 struct merge_args : key_file_options {
-  std::string input_a, input_b, output;
+  std::string input_a, input_b, output, tuning_path;
+  std::optional<cuda::merge_tuning> tuning;  // read from tuning_path before the inputs
 };
 
 template <class T>
@@ -41,7 +43,8 @@ void run_merge(const merge_args& args) {
 
   double ms = 0;
   if (where == backend::backend_kind::gpu) {
-    ms = backend::gpu_merge(a.data(), a.size(), b.data(), b.size(), out.data());
+    ms = backend::gpu_merge(a.data(), a.size(), b.data(), b.size(), out.data(),
+                            args.tuning ? &*args.tuning : nullptr);
   } else {
     cpu::options opt;
     opt.threads = args.threads;
@@ -65,7 +68,10 @@ void add_merge_command(CLI::App& app) {
   cmd->add_option("B", args->input_b, "Second sorted input")->required();
   cmd->add_option("-o,--output", args->output, "Output file (written atomically)")->required();
   add_key_file_options(cmd, *args);
+  cmd->add_option("--tuning", args->tuning_path,
+                  "GPU: a tuning file from `corank tune merge` for the automatic kernel");
   cmd->callback([args] {
+    if (!args->tuning_path.empty()) args->tuning = cuda::load_merge_tuning(args->tuning_path);
     io::dispatch(io::parse_element_type(args->type),
                  [&](auto tag) { run_merge<typename decltype(tag)::type>(*args); });
   });

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   corank::cli::add_bench_command(app);
   corank::cli::add_spmv_scan_command(app);
   corank::cli::add_sort_command(app);
+  corank::cli::add_tune_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -250,6 +250,28 @@ TEST_F(Cli, BenchSortCpuChecksEveryOutput) {
   EXPECT_EQ(r.output.find("WRONG"), std::string::npos) << r.output;
 }
 
+TEST_F(Cli, TuneMergeWithoutAGpuFailsClearly) {
+  if (run_cli("info").output.find("gpu         : none") == std::string::npos)
+    GTEST_SKIP() << "a GPU is present: the sweep would run";
+  expect_failure("tune merge --sizes 1K --save " + path("out.tuning"), "needs a CUDA GPU");
+}
+
+TEST_F(Cli, TuneMergeRefusesAnUnknownKernel) {
+  expect_failure("tune merge --kernels tiled,fastest", "unknown kernel 'fastest'");
+}
+
+TEST_F(Cli, MergeRefusesAMalformedTuningFile) {
+  write("a.bin", std::vector<std::uint32_t>{1, 3});
+  write("b.bin", std::vector<std::uint32_t>{2});
+  write_text("bad.tuning", "corank-merge-tuning 1\nautomatic up_to=1000 threads=100\n");
+  expect_failure("merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin") +
+                     " --tuning " + path("bad.tuning"),
+                 "bad.tuning:2: threads must be a multiple of 32");
+  expect_failure("merge " + path("a.bin") + " " + path("b.bin") + " -o " + path("c.bin") +
+                     " --tuning " + path("missing.tuning"),
+                 "missing.tuning: cannot open the tuning file");
+}
+
 TEST_F(Cli, BenchRefusesABadSize) {
   expect_failure("bench merge --backend cpu --sizes 10X", "bad size");
 }

@@ -74,13 +74,15 @@ void check_co_rank_against_merge(std::mt19937_64& rng, std::size_t m, std::size_
   for (std::size_t k = 0; k <= m + n; ++k) {
     ASSERT_EQ(corank::co_rank<BranchFree>(k, a.data(), m, b.data(), n, corank::less{}), from_a)
         << "k=" << k << " m=" << m << " n=" << n;
+    ASSERT_EQ(corank::co_rank_on_grid(k, a.data(), m, b.data(), n, corank::less{}), from_a)
+        << "on the grid: k=" << k << " m=" << m << " n=" << n;
     if (k < m + n) from_a += (values[k] >> 63) == 0;
   }
 }
 
 TEST_F(CoRank, MatchesTheStableMergeAtEveryDiagonal) {
-  for (std::size_t m : {0, 1, 2, 3, 7, 16, 33})
-    for (std::size_t n : {0, 1, 2, 5, 16, 31})
+  for (std::size_t m : {0, 1, 2, 3, 7, 16, 33, 70})
+    for (std::size_t n : {0, 1, 2, 5, 16, 31, 65})
       for (std::uint64_t range : {1, 3, 1000}) {
         check_co_rank_against_merge<false>(rng, m, n, range);
         check_co_rank_against_merge<true>(rng, m, n, range);
@@ -93,6 +95,8 @@ TEST_F(CoRank, TiesGoToTheFirstInput) {
     EXPECT_EQ(corank::co_rank(k, a.data(), a.size(), b.data(), b.size(), corank::less{}),
               std::min<std::size_t>(k, 5));
     EXPECT_EQ(corank::co_rank<true>(k, a.data(), a.size(), b.data(), b.size(), corank::less{}),
+              std::min<std::size_t>(k, 5));
+    EXPECT_EQ(corank::co_rank_on_grid(k, a.data(), a.size(), b.data(), b.size(), corank::less{}),
               std::min<std::size_t>(k, 5));
   }
 }
@@ -127,6 +131,7 @@ TEST_F(CoRank, WorksWithSizesAndIndicesAbove32Bits) {
   for (std::uint64_t k : {std::uint64_t(0), std::uint64_t(1) << 33, m + n - 1, m + n}) {
     EXPECT_EQ(corank::co_rank(k, evens{}, m, odds{}, n, corank::less{}), (k + 1) / 2);
     EXPECT_EQ(corank::co_rank<true>(k, evens{}, m, odds{}, n, corank::less{}), (k + 1) / 2);
+    EXPECT_EQ(corank::co_rank_on_grid(k, evens{}, m, odds{}, n, corank::less{}), (k + 1) / 2);
   }
 }
 

@@ -54,6 +54,12 @@ std::vector<config> all_configs() {
   for (unsigned blocks : {1u, 3u, 7u})
     add("automatic_grid" + std::to_string(blocks), merge_algorithm::automatic, 0, 0, blocks, true,
         true);
+  // The partitioned scheme at every size, with small (many tiles) to large blocks.
+  for (unsigned threads : {0u, 32u, 96u, 512u}) {
+    add("automatic_partitioned_t" + std::to_string(threads), merge_algorithm::automatic, threads,
+        0, 0, true, true);
+    c.back().options.scheme = corank::cuda::merge_scheme::partitioned;
+  }
   for (bool reuse : {false, true})
     for (bool bf : {false, true})
       add(std::string("basic_reuse") + char('0' + reuse) + "_bf" + char('0' + bf),
@@ -148,10 +154,11 @@ void expect_pairs_merged(const merge_options* opt, const std::vector<K>& a, cons
 }
 
 /// Sizes at the edges of the kernels' units: warps, blocks, the tiles of the tests' configs and
-/// the production kernel's block tile (256 x 15 = 3840 for 4-byte keys), each +-1.
+/// the production kernel's block tiles (256 x 15 = 3840 and 256 x 31 = 7936 for 4-byte keys, 992
+/// and 2976 for 32- and 96-thread partitioned blocks), each +-1.
 std::vector<std::size_t> edge_sizes() {
   std::vector<std::size_t> s = {0, 1, 2, 3};
-  for (std::size_t unit : {32u, 127u, 128u, 256u, 1024u, 3840u, 7680u})
+  for (std::size_t unit : {32u, 127u, 128u, 256u, 992u, 1024u, 2976u, 3840u, 7680u, 7936u})
     for (std::size_t d : {unit - 1, unit, unit + 1}) s.push_back(d);
   return s;
 }
@@ -258,9 +265,11 @@ std::vector<K> typed_keys(std::mt19937_64& rng, std::size_t n, bool descending) 
 TYPED_TEST(GpuMergeTyped, MatchesStdMergeForEveryKeyType) {
   CORANK_REQUIRE_GPU();
   using K = TypeParam;
-  merge_options tiled, few_blocks;
+  merge_options tiled, few_blocks, partitioned;
   tiled.algorithm = merge_algorithm::circular, tiled.tile_items = 100, tiled.threads = 64;
   few_blocks.blocks = 5;
+  few_blocks.scheme = corank::cuda::merge_scheme::single_launch;
+  partitioned.scheme = corank::cuda::merge_scheme::partitioned, partitioned.threads = 32;
   for (std::size_t m : {std::size_t(0), std::size_t(5), std::size_t(3839), std::size_t(100003)}) {
     const auto a = typed_keys<K>(this->rng, m, false),
                b = typed_keys<K>(this->rng, 77777 - m / 2, false);
@@ -269,6 +278,8 @@ TYPED_TEST(GpuMergeTyped, MatchesStdMergeForEveryKeyType) {
     expect_pairs_merged<K>(&few_blocks, a, b, corank::less{});
     expect_keys_merged<K>(&tiled, a, b, corank::less{});
     expect_keys_merged<K>(nullptr, a, b, corank::less{}, 1);  // unaligned
+    expect_keys_merged<K>(&partitioned, a, b, corank::less{}, 1);
+    expect_pairs_merged<K>(&partitioned, a, b, corank::less{}, 1);
     const auto da = typed_keys<K>(this->rng, m, true), db = typed_keys<K>(this->rng, m + 3, true);
     expect_pairs_merged<K>(nullptr, da, db, corank::greater{});
     if (this->HasFatalFailure()) return;
@@ -285,14 +296,17 @@ TEST_F(GpuMergeStruct, SixteenByteKeysWithCustomComparator) {
     std::sort(v.begin(), v.end(), wide_key_greater{});
     return v;
   };
-  merge_options circular, few_blocks;
+  merge_options circular, few_blocks, partitioned;
   circular.algorithm = merge_algorithm::circular, circular.tile_items = 3;
   few_blocks.blocks = 2;
+  few_blocks.scheme = corank::cuda::merge_scheme::single_launch;
+  partitioned.scheme = corank::cuda::merge_scheme::partitioned, partitioned.threads = 64;
   for (std::size_t m : {std::size_t(1), std::size_t(1000), std::size_t(54321)}) {
     const auto a = make(m), b = make(m / 3 + 7);
     expect_pairs_merged(nullptr, a, b, wide_key_greater{});
     expect_pairs_merged(&few_blocks, a, b, wide_key_greater{});
     expect_pairs_merged(&circular, a, b, wide_key_greater{});
+    expect_pairs_merged(&partitioned, a, b, wide_key_greater{}, 1);
     expect_keys_merged(nullptr, a, b, wide_key_greater{}, 1);
     if (HasFatalFailure()) return;
   }
@@ -320,6 +334,13 @@ TEST(GpuMergeArguments, BadArgumentsReturnErrorsAndLaunchNothing) {
   opt.algorithm = merge_algorithm::tiled, opt.threads = 100;  // not a multiple of 32
   EXPECT_EQ(corank::cuda::merge(opt, a.data(), 100, b.data(), 100, out.data()),
             cudaErrorInvalidValue);
+  merge_options single, partitioned;  // automatic's block shapes: fixed, or up to 512 threads
+  single.scheme = corank::cuda::merge_scheme::single_launch, single.threads = 128;
+  partitioned.scheme = corank::cuda::merge_scheme::partitioned, partitioned.threads = 1024;
+  EXPECT_EQ(corank::cuda::merge(single, a.data(), 100, b.data(), 100, out.data()),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(corank::cuda::merge(partitioned, a.data(), 100, b.data(), 100, out.data()),
+            cudaErrorInvalidValue);
   device_buffer<std::uint64_t> va(100), vb(100), vout(200);
   EXPECT_EQ(corank::cuda::merge_by_key(a.data(), va.data(), 100, b.data(), vb.data(), 100,
                                        out.data(), va.data()),
@@ -328,6 +349,43 @@ TEST(GpuMergeArguments, BadArgumentsReturnErrorsAndLaunchNothing) {
                                        b.data(), vb.data(), 100, out.data(), vout.data()),
             cudaErrorInvalidValue);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+// ---- tuning tables -------------------------------------------------------------------------------
+
+class GpuMergeTuning : public corank::test::seeded_test {};
+
+TEST_F(GpuMergeTuning, TableFillsWhatTheOptionsLeaveOpen) {
+  CORANK_REQUIRE_GPU();
+  using corank::cuda::merge_scheme;
+  using corank::cuda::merge_tuning_entry;
+  // Up to 1000 outputs: single launch on 2 blocks; 1001..20000: partitioned 64-thread blocks;
+  // beyond: a single-launch shape that does not exist (so the table's choice is seen to apply).
+  const corank::cuda::merge_tuning table({
+      {merge_algorithm::automatic, 1000, merge_scheme::single_launch, 0, 2, 0},
+      {merge_algorithm::automatic, 20000, merge_scheme::partitioned, 64, 0, 0},
+      {merge_algorithm::automatic, 40000, merge_scheme::single_launch, 64, 0, 0},
+      {merge_algorithm::tiled, 100000, merge_scheme::by_size, 64, 3, 7},
+  });
+  merge_options opt;
+  opt.tuning = &table;
+  for (std::size_t m : {std::size_t(100), std::size_t(9000)}) {
+    expect_keys_merged(&opt, corank::test::sorted_keys<std::uint32_t>(rng, m, 1000),
+                       corank::test::sorted_keys<std::uint32_t>(rng, m + 7, 1000), corank::less{});
+    expect_pairs_merged(&opt, corank::test::sorted_keys<std::uint32_t>(rng, m, 1000),
+                        corank::test::sorted_keys<std::uint32_t>(rng, m + 7, 1000),
+                        corank::less{});
+  }
+  device_buffer<std::uint32_t> a(15000), b(15000), out(30000);
+  EXPECT_EQ(corank::cuda::merge(opt, a.data(), 15000, b.data(), 15000, out.data()),
+            cudaErrorInvalidValue);
+  opt.threads = 256;  // the options win over the table
+  EXPECT_EQ(corank::cuda::merge(opt, a.data(), 15000, b.data(), 15000, out.data()), cudaSuccess);
+  merge_options tiled;
+  tiled.algorithm = merge_algorithm::tiled, tiled.tuning = &table;
+  expect_keys_merged(&tiled, corank::test::sorted_keys<std::uint32_t>(rng, 3000, 100),
+                     corank::test::sorted_keys<std::uint32_t>(rng, 2000, 100), corank::less{});
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
 
 // ---- 64-bit sizes -------------------------------------------------------------------------------
@@ -360,10 +418,12 @@ TEST(GpuMergeLarge, MoreThanTwoToThe32Outputs) {
     for (int v = 0; v < 256; at += count[v], ++v) cudaMemset(buf.data() + at, v, count[v]);
   };
   fill(a, count_a), fill(b, count_b);
-  for (merge_algorithm alg : {merge_algorithm::automatic, merge_algorithm::circular}) {
+  // automatic as the size chooses (partitioned), its single launch, and a studied kernel.
+  merge_options single, circular;
+  single.scheme = corank::cuda::merge_scheme::single_launch;
+  circular.algorithm = merge_algorithm::circular;
+  for (const merge_options& opt : {merge_options{}, single, circular}) {
     out.poison();
-    merge_options opt;
-    opt.algorithm = alg;
     ASSERT_EQ(corank::cuda::merge(opt, a.data(), m, b.data(), n, out.data()), cudaSuccess);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     const std::vector<std::uint8_t> host = out.to_host();

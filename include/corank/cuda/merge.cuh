@@ -8,13 +8,18 @@
 // Preconditions: device pointers; a[0,m) and b[0,n) sorted by comp (a strict weak order callable
 // on the device); the output does not overlap an input. Stable: on ties A's element comes first.
 // Keys: trivially copyable, 1 to 16 bytes. Sizes are 64-bit (m + n > 2^32 works).
-// Asynchronous on `stream`, no device-wide synchronisation, no temporary storage. Returns
-// cudaErrorInvalidValue for bad arguments (null with a non-zero size, overlapping output, sizes
-// whose sum or byte count overflows, launch parameters out of range), else the launch's error.
-// Work: O(m + n) moves, plus O(log(m + n)) reads per block for the partition.
+// Asynchronous on `stream`, no device-wide synchronisation, no temporary storage (the
+// partitioned scheme parks each tile's co-ranks in that tile's own output range until its block
+// reads them). Returns cudaErrorInvalidValue for bad arguments (null with a non-zero size,
+// overlapping output, sizes whose sum or byte count overflows, launch parameters out of range),
+// else the launch's error.
+// Work: O(m + n) moves, plus O(log(m + n)) reads per tile for the partition.
 //
-// The overloads without options run `automatic`, the production kernel, and instantiate only it.
-// merge_options selects the study's kernels and their parameters for measurement.
+// The overloads without options run `automatic`, the production kernel: below
+// tuning::merge_policy<...>::partitioned_from_total outputs one launch (each block searches its
+// own tiles' co-ranks), from there a partition pass then one tile per block (merge_scheme).
+// merge_options selects the study's kernels, the scheme, their parameters, and a measured tuning
+// table (merge_tuning, `corank tune merge`) that fills in whatever the options leave at 0.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -26,33 +31,13 @@
 
 #include "corank/cuda/error.cuh"
 #include "corank/cuda/kernels/merge.cuh"
+#include "corank/cuda/merge_options.hpp"
 #include "corank/cuda/tuning/merge.cuh"
+#include "corank/cuda/tuning/merge_table.hpp"
 #include "corank/functional.hpp"
 #include "corank/merge_path.hpp"
 
 namespace corank::cuda {
-
-enum class merge_algorithm {
-  automatic,  ///< production kernel: one launch, per-block co-rank, register runs, 16-byte I/O
-  basic,      ///< study: each thread merges its part straight from global memory
-  tiled,      ///< study: single shared-memory buffer per input, reloaded every iteration
-  circular,   ///< study: double (circular) buffer per input, only consumed slots reloaded
-};
-
-/// Parameters of the studied kernels (0 = the default of tuning/merge.cuh). `automatic` takes its
-/// shape from the tuning policy and uses only `blocks` (default: as many as the GPU holds at once;
-/// the tiles are shared evenly among them).
-struct merge_options {
-  merge_algorithm algorithm = merge_algorithm::automatic;
-  unsigned blocks = 0;      ///< grid size
-  unsigned threads = 0;     ///< threads per block: a multiple of 32, at most 1024
-  unsigned tile_items = 0;  ///< tiled/circular: items per input per iteration (shared memory)
-  /// Optimisation 1 of the study: one co-rank per thread, the start taken from the left
-  /// neighbour's end through shared memory.
-  bool reuse_neighbor_co_rank = true;
-  /// Optimisation 2 of the study: branch-free sequential merge and co-rank search.
-  bool branch_free = true;
-};
 
 namespace detail {
 
@@ -106,14 +91,37 @@ cudaError_t check_by_key(const K* keys_a, const V* vals_a, std::size_t m, const 
                          sizeof(V));
 }
 
-/// The production kernel. V = kernels::no_value for a key-only merge.
+/// `options` with what it leaves open filled in from the tuning table's entry for m + n = total,
+/// when a table is given.
+inline merge_options resolve(const merge_options& options, std::size_t total) {
+  merge_options r = options;
+  if (options.tuning)
+    if (const merge_tuning_entry* e = options.tuning->find(options.algorithm, total)) {
+      if (r.scheme == merge_scheme::by_size) r.scheme = e->scheme;
+      if (!r.threads) r.threads = e->threads;
+      if (!r.blocks) r.blocks = e->blocks;
+      if (!r.tile_items) r.tile_items = e->tile_items;
+    }
+  return r;
+}
+
+/// automatic's scheme when neither the options nor a table chose one.
+template <class K, bool HasValues>
+merge_scheme default_scheme(std::size_t total) {
+  return total >= tuning::merge_policy<sizeof(K), HasValues>::partitioned_from_total
+             ? merge_scheme::partitioned
+             : merge_scheme::single_launch;
+}
+
+/// The single-launch scheme of `automatic`. V = kernels::no_value for a key-only merge.
 template <class K, class V, class Compare>
-cudaError_t launch_automatic(const K* a, const V* va, std::size_t m, const K* b, const V* vb,
-                             std::size_t n, K* out, V* vo, Compare comp, cudaStream_t stream,
-                             unsigned grid = 0) {
+cudaError_t launch_single(const K* a, const V* va, std::size_t m, const K* b, const V* vb,
+                          std::size_t n, K* out, V* vo, Compare comp, cudaStream_t stream,
+                          unsigned threads, unsigned grid) {
   constexpr bool has_values = !std::is_same_v<V, kernels::no_value>;
   using shape = typename tuning::merge_policy<sizeof(K), has_values>::shape;
-  const auto kernel = kernels::merge_automatic<shape, has_values, K, V, Compare>;
+  if (threads && threads != unsigned(shape::threads)) return cudaErrorInvalidValue;
+  const auto kernel = kernels::merge_single_launch<shape, has_values, K, V, Compare>;
   constexpr std::size_t smem = kernels::automatic_smem<shape, has_values, K, V>::bytes;
   // Once per kernel: allow its shared memory, and learn how many blocks a multiprocessor holds.
   static const int blocks_per_sm = [&] {
@@ -139,12 +147,69 @@ cudaError_t launch_automatic(const K* a, const V* va, std::size_t m, const K* b,
   return cudaGetLastError();
 }
 
+/// The partitioned scheme of `automatic`: the partition pass, then one tile per block.
+template <class K, class V, class Compare,
+          class Shape = typename tuning::merge_policy<
+              sizeof(K), !std::is_same_v<V, kernels::no_value>>::partitioned>
+cudaError_t launch_partitioned(const K* a, const V* va, std::size_t m, const K* b, const V* vb,
+                               std::size_t n, K* out, V* vo, Compare comp, cudaStream_t stream,
+                               unsigned threads) {
+  constexpr bool has_values = !std::is_same_v<V, kernels::no_value>;
+  using shape = Shape;
+  using smem_t = kernels::partitioned_smem<has_values, K, V>;
+  using defaults = tuning::automatic_defaults;
+  threads = threads ? threads
+                    : tuning::merge_policy<sizeof(K), has_values>::partitioned_threads;
+  if (threads < 32 || threads > unsigned(shape::max_threads) || threads % 32)
+    return cudaErrorInvalidValue;
+  const auto kernel = kernels::merge_partitioned<shape, has_values, K, V, Compare>;
+  // Once per kernel: allow the shared memory of its largest tile (or what the device allows).
+  static const cudaError_t configured = [&] {
+    int device = 0, optin = 0;
+    CORANK_CUDA_TRY(cudaGetDevice(&device));
+    CORANK_CUDA_TRY(
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    const std::size_t most = smem_t::bytes(std::size_t(shape::max_threads) * shape::items);
+    const int allowed = most < std::size_t(optin) ? int(most) : optin;
+    return allowed > 48 * 1024 ? cudaFuncSetAttribute(
+                                     kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, allowed)
+                               : cudaSuccess;
+  }();
+  CORANK_CUDA_TRY(configured);
+  const std::size_t tile = std::size_t(threads) * shape::items;
+  const std::size_t tiles = (m + n + tile - 1) / tile;
+  if (tiles > std::size_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
+  if (tiles > 1) {
+    constexpr unsigned pt = defaults::partition_threads;
+    kernels::merge_partition<<<unsigned((tiles - 1 + pt - 1) / pt), pt, 0, stream>>>(
+        a, m, b, n, out, tile, tiles, comp);
+    CORANK_CUDA_TRY(cudaGetLastError());
+  }
+  kernel<<<unsigned(tiles), threads, smem_t::bytes(tile), stream>>>(a, va, m, b, vb, n, out, vo,
+                                                                    comp);
+  return cudaGetLastError();
+}
+
+/// The production kernel, with `options` resolved for m + n.
+template <class K, class V, class Compare>
+cudaError_t launch_automatic(const merge_options& options, const K* a, const V* va, std::size_t m,
+                             const K* b, const V* vb, std::size_t n, K* out, V* vo, Compare comp,
+                             cudaStream_t stream) {
+  merge_options r = resolve(options, m + n);
+  if (r.scheme == merge_scheme::by_size)
+    r.scheme = default_scheme<K, !std::is_same_v<V, kernels::no_value>>(m + n);
+  if (r.scheme == merge_scheme::partitioned)
+    return launch_partitioned(a, va, m, b, vb, n, out, vo, comp, stream, r.threads);
+  return launch_single(a, va, m, b, vb, n, out, vo, comp, stream, r.threads, r.blocks);
+}
+
 /// The studied kernels, with the runtime parameters of `options`.
 template <bool BranchFree, class K, class VA, class VB, class VO, class Compare>
-cudaError_t launch_studied(const merge_options& options, const K* a, VA va, std::size_t m,
+cudaError_t launch_studied(const merge_options& given, const K* a, VA va, std::size_t m,
                            const K* b, VB vb, std::size_t n, K* out, VO vo, Compare comp,
                            cudaStream_t stream) {
   using defaults = tuning::studied_defaults;
+  const merge_options options = resolve(given, m + n);
   const std::size_t total = m + n;
   const unsigned threads = options.threads ? options.threads : defaults::threads;
   const unsigned tile = options.tile_items ? options.tile_items : defaults::tile_items;
@@ -155,8 +220,12 @@ cudaError_t launch_studied(const merge_options& options, const K* a, VA va, std:
   if (!blocks) {
     const std::size_t per_block = basic ? std::size_t(threads) * defaults::basic_items_per_thread
                                         : std::size_t(tile) * defaults::tiles_per_block;
+    int device = 0, sms = 0;
+    CORANK_CUDA_TRY(cudaGetDevice(&device));
+    CORANK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const std::size_t floor = std::size_t(sms) * defaults::min_blocks_per_sm;
     blocks = (total + per_block - 1) / per_block;
-    blocks = blocks < 1 ? 1 : blocks > defaults::max_blocks ? defaults::max_blocks : blocks;
+    blocks = blocks < floor ? floor : blocks > defaults::max_blocks ? defaults::max_blocks : blocks;
   }
   if (blocks > std::size_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
   const bool reuse = options.reuse_neighbor_co_rank;
@@ -186,8 +255,7 @@ cudaError_t dispatch(const merge_options& options, const K* a, VA va, std::size_
                      V* auto_vo, Compare comp, cudaStream_t stream) {
   switch (options.algorithm) {
     case merge_algorithm::automatic:
-      return launch_automatic(a, auto_va, m, b, auto_vb, n, out, auto_vo, comp, stream,
-                              options.blocks);
+      return launch_automatic(options, a, auto_va, m, b, auto_vb, n, out, auto_vo, comp, stream);
     case merge_algorithm::basic:
     case merge_algorithm::tiled:
     case merge_algorithm::circular:
@@ -208,9 +276,8 @@ cudaError_t merge(const T* a, std::size_t m, const T* b, std::size_t n, T* out, 
   CORANK_CUDA_TRY(
       detail::check_arguments(a, nullptr, m, b, nullptr, n, out, nullptr, sizeof(T), 0));
   if (m + n == 0) return cudaSuccess;
-  const kernels::no_value* none = nullptr;
-  return detail::launch_automatic(a, none, m, b, none, n, out, const_cast<kernels::no_value*>(none),
-                                  comp, stream);
+  kernels::no_value* none = nullptr;
+  return detail::launch_automatic(merge_options{}, a, none, m, b, none, n, out, none, comp, stream);
 }
 
 /// As above, with the algorithm and its parameters chosen by `options`.
@@ -234,8 +301,8 @@ cudaError_t merge_by_key(const K* keys_a, const V* vals_a, std::size_t m, const 
                          Compare comp = {}, cudaStream_t stream = 0) {
   CORANK_CUDA_TRY(detail::check_by_key(keys_a, vals_a, m, keys_b, vals_b, n, keys_out, vals_out));
   if (m + n == 0) return cudaSuccess;
-  return detail::launch_automatic(keys_a, vals_a, m, keys_b, vals_b, n, keys_out, vals_out, comp,
-                                  stream);
+  return detail::launch_automatic(merge_options{}, keys_a, vals_a, m, keys_b, vals_b, n, keys_out,
+                                  vals_out, comp, stream);
 }
 
 /// As above, with the algorithm and its parameters chosen by `options`.

@@ -63,20 +63,22 @@ struct vector_range {
   }
 };
 
-/// Copies two ranges with NT threads in two steps, so that other work can run while the vector
-/// loads are in flight: load() issues them into registers, store() writes them out and moves the
-/// scalar ends. Iters bounds the vectors per thread: Iters * NT >= r0.vectors + r1.vectors.
-template <int NT, int Iters, class T>
+/// Copies two ranges with `threads` threads in two steps, so that other work can run while the
+/// vector loads are in flight: load() issues them into registers, store() writes them out and
+/// moves the scalar ends. Iters bounds the vectors per thread: Iters * threads >= r0.vectors +
+/// r1.vectors.
+template <int Iters, class T>
 struct staged_copy {
   const vector_range<T>& r0;
   const vector_range<T>& r1;
+  int threads;
   uint4 staged[Iters];
 
   __device__ __forceinline__ void load(int tid) {
     const int total = r0.vectors + r1.vectors;
 #pragma unroll
     for (int j = 0; j < Iters; ++j) {
-      const int v = tid + j * NT;
+      const int v = tid + j * threads;
       if (v < total)
         staged[j] = v < r0.vectors ? r0.src_vectors()[v] : r1.src_vectors()[v - r0.vectors];
     }
@@ -85,7 +87,7 @@ struct staged_copy {
     const int total = r0.vectors + r1.vectors;
 #pragma unroll
     for (int j = 0; j < Iters; ++j) {
-      const int v = tid + j * NT;
+      const int v = tid + j * threads;
       if (v < total) {
         if (v < r0.vectors)
           r0.dst_vectors()[v] = staged[j];
@@ -93,36 +95,36 @@ struct staged_copy {
           r1.dst_vectors()[v - r0.vectors] = staged[j];
       }
     }
-    r0.copy_scalars(tid, NT);
-    r1.copy_scalars(tid, NT);
+    r0.copy_scalars(tid, threads);
+    r1.copy_scalars(tid, threads);
   }
 };
 
-/// Copies r0 and r1 with NT threads; all vector loads are issued before any store.
-template <int NT, int Iters, class T>
+/// Copies r0 and r1 with `threads` threads; all vector loads are issued before any store.
+template <int Iters, class T>
 __device__ __forceinline__ void copy_ranges(const vector_range<T>& r0, const vector_range<T>& r1,
-                                            int tid) {
-  staged_copy<NT, Iters, T> copy{r0, r1};
+                                            int tid, int threads) {
+  staged_copy<Iters, T> copy{r0, r1, threads};
   copy.load(tid);
   copy.store(tid);
 }
 
-/// Starts an asynchronous global -> shared copy of r0 and r1 (cp.async, no registers held): 16-byte
-/// vectors, and scalar ends of 4, 8 or 16 bytes. Other scalars (1- and 2-byte items, odd
-/// alignments) are copied synchronously. The caller commits and waits (__pipeline_commit,
-/// __pipeline_wait_prior) and then synchronises the block.
-template <int NT, class T>
+/// Starts an asynchronous global -> shared copy of r0 and r1 (cp.async, no registers held) by
+/// `threads` threads: 16-byte vectors, and scalar ends of 4, 8 or 16 bytes. Other scalars (1- and
+/// 2-byte items, odd alignments) are copied synchronously. The caller commits and waits
+/// (__pipeline_commit, __pipeline_wait_prior) and then synchronises the block.
+template <class T>
 __device__ __forceinline__ void copy_ranges_async(const vector_range<T>& r0,
-                                                  const vector_range<T>& r1, int tid) {
+                                                  const vector_range<T>& r1, int tid, int threads) {
   const int total = r0.vectors + r1.vectors;
-  for (int v = tid; v < total; v += NT) {
+  for (int v = tid; v < total; v += threads) {
     const bool first = v < r0.vectors;
     const vector_range<T>& r = first ? r0 : r1;
     const int at = first ? v : v - r0.vectors;
     __pipeline_memcpy_async(r.dst_vectors() + at, r.src_vectors() + at, 16);
   }
   const auto scalars = [&](const vector_range<T>& r) {
-    for (int i = tid; i < r.head + r.tail; i += NT) {
+    for (int i = tid; i < r.head + r.tail; i += threads) {
       const int at = i < r.head ? i : i + r.vectors * vector_items<T>;
       constexpr bool async_size = sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16;
       if (async_size && reinterpret_cast<std::uintptr_t>(r.src + at) % sizeof(T) == 0)
@@ -135,14 +137,22 @@ __device__ __forceinline__ void copy_ranges_async(const vector_range<T>& r0,
   scalars(r1);
 }
 
-/// Copies count elements src -> dst (congruent when possible) with NT threads, Iters as above.
-template <int NT, int Iters, class T>
-__device__ __forceinline__ void copy_range(const T* src, T* dst, int count, int tid) {
+/// As above with a block of NT threads known at compile time.
+template <int NT, class T>
+__device__ __forceinline__ void copy_ranges_async(const vector_range<T>& r0,
+                                                  const vector_range<T>& r1, int tid) {
+  copy_ranges_async(r0, r1, tid, NT);
+}
+
+/// Copies count elements src -> dst (congruent when possible) with `threads` threads, Iters as
+/// above.
+template <int Iters, class T>
+__device__ __forceinline__ void copy_range(const T* src, T* dst, int count, int tid, int threads) {
   const vector_range<T> r(src, dst, count), none(src, dst, 0);
-  if (r.vectors <= Iters * NT) {
-    copy_ranges<NT, Iters>(r, none, tid);
-  } else {  // unreachable for congruent ranges of <= Iters * NT vectors; kept for safety
-    for (int i = tid; i < count; i += NT) dst[i] = src[i];
+  if (r.vectors <= Iters * threads) {
+    copy_ranges<Iters>(r, none, tid, threads);
+  } else {  // unreachable for congruent ranges of <= Iters * threads vectors; kept for safety
+    for (int i = tid; i < count; i += threads) dst[i] = src[i];
   }
 }
 

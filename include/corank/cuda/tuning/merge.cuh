@@ -1,17 +1,23 @@
 // Tuning of the GPU merge, apart from the algorithms: the production kernel's shape per key size
 // and the defaults of the studied kernels when merge_options leaves a parameter at 0.
 //
-// Defaults, chosen on an H100 (CUDA 13.0) from the runs recorded in docs/PERFORMANCE.md
-// ("GPU merge"); no automated sweep (`corank tune merge`) exists yet:
-//  - automatic: 256 threads x 15 items per thread for keys of <= 4 bytes (3840 outputs per tile),
-//    11 items for 8-byte keys, 7 for 16-byte keys; key-value merges use fewer items per thread
-//    (shared memory holds two input stages and an output stage for keys and values). Odd item
-//    counts keep the per-thread runs in shared memory free of bank conflicts. The grid is as many
-//    blocks as the GPU holds at once (merge_options::blocks overrides it: twice that measured the
-//    same or slower; one block per tile took 0.99 ms against 0.73 ms at 100M per input).
-//  - studied kernels (basic, tiled, circular): 256 threads per block, a tile of 1024 items per
-//    input (8 KiB of shared memory for u32; the study's largest setting was 2.5 KiB on its GPUs),
-//    and enough blocks for 8 tiles per block (basic: 32 outputs per thread), capped at 65535.
+// Defaults, chosen on an H100 (CUDA 13.0) by `corank tune merge` (u32 keys, 1K..100M per input;
+// table and history in docs/PERFORMANCE.md, "GPU merge"). A tuning file from another GPU
+// overrides them at run time (merge_options::tuning); the compile-time shapes stay.
+//  - automatic, single launch (below partitioned_from_total outputs): 256 threads x 15 items per
+//    thread for keys of <= 4 bytes (3840 outputs per tile), 11 items for 8-byte keys, 7 for
+//    16-byte keys, fewer with values (two input stages and an output stage in shared memory).
+//    Odd item counts keep the per-thread runs in shared memory free of bank conflicts. Grid: as
+//    many blocks as the GPU holds at once (the sweep preferred twice that for u32 keys at 1M-10M
+//    per input, by 1-4%, but u32 pairs at 1M then took 0.0228 ms against 0.0200).
+//  - automatic, partitioned (from 32M outputs for u32 keys, 8M otherwise; see the policy):
+//    512 threads x 31 items for 4-byte keys (15872 outputs per tile: 0.580 ms at 100M against
+//    0.589 for 256 x 31 and 0.612 for 256 x 15, the fewer tiles the fewer partition searches),
+//    256 x 23 for u32 pairs (1.147 ms against 1.177 for 256 x 11).
+//  - studied kernels (basic, tiled, circular): 128 threads per block, a tile of 512 items per
+//    input, enough blocks for 8 tiles per block (basic: 8 outputs per thread) but at least 4 per
+//    multiprocessor, at most 65535: the sweep's winners were 128 threads x 512 items at 10M and
+//    100M, and 4 blocks per multiprocessor beat the old 256 x 1024 defaults by 1.3-2.9x below 1M.
 #pragma once
 
 #include <cstddef>
@@ -28,21 +34,47 @@ struct merge_shape {
   static constexpr int tile = Threads * Items;  // outputs per tile
 };
 
-/// Shape of `automatic` for a key of sizeof(Key) bytes, with (HasValues) or without values.
+/// The partitioned kernel's shape: `items` outputs per thread; threads per block are chosen at
+/// run time (a multiple of 32 up to max_threads), so the tile is threads x items.
+template <int MaxThreads, int Items, int MinBlocks>
+struct partitioned_shape {
+  static constexpr int max_threads = MaxThreads;
+  static constexpr int items = Items;
+  static constexpr int min_blocks = MinBlocks;
+};
+
+/// Shapes of `automatic` for a key of sizeof(Key) bytes, with (HasValues) or without values.
 template <std::size_t KeyBytes, bool HasValues>
 struct merge_policy {
   static constexpr int items = KeyBytes <= 4   ? (HasValues ? 11 : 15)
                                : KeyBytes <= 8 ? (HasValues ? 7 : 11)
                                                : (HasValues ? 5 : 7);
   using shape = merge_shape<256, items, HasValues ? 3 : 4>;
+  // Longer runs and larger blocks for the partitioned kernel: fewer tiles, so fewer partition
+  // searches (each a few random DRAM reads); the merge itself streams as well either way.
+  static constexpr int partitioned_items = KeyBytes <= 4   ? (HasValues ? 23 : 31)
+                                           : KeyBytes <= 8 ? (HasValues ? 11 : 15)
+                                                           : (HasValues ? 5 : 7);
+  static constexpr unsigned partitioned_threads = KeyBytes <= 4 && !HasValues ? 512 : 256;
+  using partitioned = partitioned_shape<512, partitioned_items, 1>;
+  /// From this many outputs (m + n) on, the partitioned scheme; below, the single launch. At 10M
+  /// per input the two measured the same for u32 keys; for pairs the partitioned one was ahead.
+  static constexpr std::size_t partitioned_from_total =
+      KeyBytes <= 4 && !HasValues ? 32000000 : 8000000;
+};
+
+/// Defaults of `automatic` when no tuning table is given.
+struct automatic_defaults {
+  static constexpr unsigned partition_threads = 128;  // the partition pass's blocks
 };
 
 /// Defaults of the studied kernels.
 struct studied_defaults {
-  static constexpr unsigned threads = 256;
-  static constexpr unsigned tile_items = 1024;    // per input per iteration
+  static constexpr unsigned threads = 128;
+  static constexpr unsigned tile_items = 512;     // per input per iteration
   static constexpr unsigned tiles_per_block = 8;  // tiled / circular: sizes the grid
-  static constexpr unsigned basic_items_per_thread = 32;
+  static constexpr unsigned basic_items_per_thread = 8;
+  static constexpr unsigned min_blocks_per_sm = 4;  // small inputs still spread over the GPU
   static constexpr unsigned max_blocks = 65535;
 };
 
