@@ -114,6 +114,9 @@ cuda::merge_tuning run_gpu_merge_tune(const gpu_merge_tune_config& config, std::
   cudaDeviceProp prop{};
   cuda_check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   const unsigned sms = unsigned(prop.multiProcessorCount);
+  // Many configurations each: the quick device timing, or exactly `repeats` runs.
+  timing_config timing = device_timing_config(true);
+  if (config.repeats > 0) timing.min_runs = timing.max_runs = config.repeats;
   std::vector<std::size_t> sizes = config.sizes;
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
@@ -127,7 +130,6 @@ cuda::merge_tuning run_gpu_merge_tune(const gpu_merge_tune_config& config, std::
   std::vector<cuda::merge_tuning_entry> entries;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     const std::size_t n = sizes[i], total = 2 * n;
-    const int repeats = config.repeats ? config.repeats : n >= 10000000 ? 10 : 20;
     device_vector<key> a(n), b(n), result(total), reference(total);
     fill_sorted_uniform(a.data, n, 1);
     fill_sorted_uniform(b.data, n, 2);
@@ -136,13 +138,14 @@ cuda::merge_tuning run_gpu_merge_tune(const gpu_merge_tune_config& config, std::
                                            std::int64_t(n), reference.data, corank::less{}),
                "cub temp size");
     device_vector<unsigned char> temp(temp_bytes);
-    const double cub_ms = median_ms(
-        [&] {
-          return cub::DeviceMerge::MergeKeys(temp.data, temp_bytes, a.data, std::int64_t(n),
-                                             b.data, std::int64_t(n), reference.data,
-                                             corank::less{});
-        },
-        repeats);
+    const double cub_ms = measure_device(
+                              [&] {
+                                return cub::DeviceMerge::MergeKeys(
+                                    temp.data, temp_bytes, a.data, std::int64_t(n), b.data,
+                                    std::int64_t(n), reference.data, corank::less{});
+                              },
+                              timing)
+                              .median_ms;
     // Time of one configuration, or infinity when it does not launch or its output is wrong.
     const auto time = [&](const merge_options& o) {
       cuda_check(cudaMemset(result.data, 0xA5, total * sizeof(key)), "poison");
@@ -152,8 +155,9 @@ cuda::merge_tuning run_gpu_merge_tune(const gpu_merge_tune_config& config, std::
         cudaGetLastError();  // a refused launch is not sticky; clear it
         return std::numeric_limits<double>::infinity();
       }
-      return median_ms([&] { return cuda::merge(o, a.data, n, b.data, n, result.data); },
-                       repeats);
+      return measure_device([&] { return cuda::merge(o, a.data, n, b.data, n, result.data); },
+                            timing)
+          .median_ms;
     };
     for (merge_algorithm kernel : config.kernels) {
       if (config.progress)

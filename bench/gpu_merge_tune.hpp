@@ -16,7 +16,7 @@ namespace corank::bench {
 struct gpu_merge_tune_config {
   std::vector<std::size_t> sizes;                ///< items per input (u32 keys, uniform random)
   std::vector<cuda::merge_algorithm> kernels;    ///< which kernels to sweep
-  int repeats = 0;                               ///< timed runs per configuration; 0: by size
+  int repeats = 0;                               ///< timed runs per configuration; 0: by time
   bool progress = true;                          ///< one line per size and kernel on stderr
 };
 
