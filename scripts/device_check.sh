@@ -37,7 +37,7 @@ if wants sanitize; then
   if have test_cuda_sort; then
     step memcheck_sort 90 "${memcheck[@]}" "$tests_dir/test_cuda_sort" --gtest_filter='-*Huge*:*RandomSizes*'
     step racecheck_sort 60 "${racecheck[@]}" "$tests_dir/test_cuda_sort" \
-      --gtest_filter='SortSegments.SortsOneSegmentOfEverySizeClass:SortSegments.HandlesNoSegmentsAndEmptySegments:BitonicSort.SortsStructKeysWithCustomComparators:StableSort.KeepsSignedZerosInInputOrder'
+      --gtest_filter="$sort_racecheck_filter"
   fi
   if have test_cuda_segmented_scan; then
     step memcheck_scan 90 "${memcheck[@]}" "$tests_dir/test_cuda_segmented_scan" \

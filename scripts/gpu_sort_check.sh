@@ -14,7 +14,7 @@ step tests 100 "$bin/test_cuda_sort"
 step memcheck 70 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/test_cuda_sort" \
   --gtest_filter='-*Huge*:*RandomSizes*'
 step racecheck 60 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/test_cuda_sort" \
-  --gtest_filter='SortSegments.SortsOneSegmentOfEverySizeClass:SortSegments.HandlesNoSegmentsAndEmptySegments:BitonicSort.SortsStructKeysWithCustomComparators:StableSort.KeepsSignedZerosInInputOrder'
+  --gtest_filter="$sort_racecheck_filter"
 # The CLI (when $bin/corank is carried): GPU merge sort and bitonic sort == CPU stable sort, byte
 # for byte.
 cli() {

@@ -13,14 +13,16 @@
 
 namespace corank::cuda::tuning {
 
-/// One shape of the whole-array bitonic sort: tiles of TileThreads << TileBits keys (TileBits
-/// steps per shared-memory pass, at least TileMinBlocks blocks per multiprocessor), global passes
-/// of GlobalBits steps by GlobalThreads-thread blocks.
-template <int TileThreads, int TileBits, int TileMinBlocks, int GlobalBits, int GlobalThreads = 256>
+/// One shape of the whole-array bitonic sort: tiles of TileChunks x TileThreads chunks of
+/// 2^TileBits keys (TileBits steps per shared-memory pass, each thread taking TileChunks chunks
+/// in turn, at least TileMinBlocks blocks per multiprocessor), global passes of GlobalBits steps
+/// by GlobalThreads-thread blocks.
+template <int TileThreads, int TileBits, int TileMinBlocks, int GlobalBits, int GlobalThreads = 256,
+          int TileChunks = 1>
 struct bitonic_shape {
   static constexpr int tile_threads = TileThreads;
   static constexpr int tile_bits_per_thread = TileBits;
-  static constexpr unsigned tile_items = unsigned(TileThreads) << TileBits;
+  static constexpr unsigned tile_items = unsigned(TileChunks * TileThreads) << TileBits;
   static constexpr int tile_min_blocks = TileMinBlocks;
   static constexpr int global_bits = GlobalBits;
   static constexpr int global_threads = GlobalThreads;
@@ -31,12 +33,15 @@ struct bitonic_shape {
 /// against 1.51 ms at 10M. The tile kernels, not the pass count, set the time; they need two
 /// blocks per multiprocessor to overlap one block's barriers and loads with the other's work.
 /// Keys of <= 4 bytes alone (H100, u32, 10M / 100M): 256 threads x 32 keys, 3 blocks per
-/// multiprocessor (80 registers), 6-step global passes: 1.28 / 14.7 ms. The 8192-key tile's
+/// multiprocessor (80 registers), 6-step global passes: 1.28 / 14.8 ms. The 8192-key tile's
 /// in-tile tail takes 3 passes instead of 4 and a global pass 6 steps (64 keys per thread; 28
 /// passes over memory at 10M instead of 30). Measured against it: 512 x 16 with 5-step passes
 /// (before) 1.40 / 16.8 ms, with 6-step 1.39 / 16.1; 512 x 32 (2^14 tiles, spilling at 64
 /// registers) 1.35 / 14.7; 1024 x 16 (one block per multiprocessor) 1.48 / 16.8; 256 x 32 at 2
-/// blocks 1.31 / 15.1. Pairs measured slower with 6-step passes (2.40 against 2.34 ms at 10M).
+/// blocks 1.31 / 15.1; 2^14 tiles as 2 chunks per thread (TileChunks = 2): 512 x 16 1.33 / 15.2,
+/// 256 x 32 1.30 / 14.5. At 1M the 256-thread tiles are slower (0.143 against 0.137 ms: 123 tiles
+/// for 132 multiprocessors). Pairs measured slower with 6-step passes (2.40 against 2.34 ms at
+/// 10M).
 template <std::size_t KeyBytes, std::size_t ValueBytes>
 struct bitonic_policy
     : std::conditional_t<ValueBytes == 0 && KeyBytes <= 4, bitonic_shape<256, 5, 3, 6>,
@@ -49,8 +54,8 @@ struct bitonic_policy
 struct segmented_policy {
   /// Segments of up to 32 keys: a warp sorts this many at once (one key of each per lane), so
   /// their loads and shuffles overlap instead of one segment's latency chain per warp.
-  /// 2^26 keys in segments of 32 (H100): 1 per warp 1.42 ms, 2: 1.07, 4: 0.86, 8: 0.76.
-  static constexpr int tiny_segments_per_warp = 8;
+  /// 2^26 keys in segments of 32 (H100): 1 per warp 1.42 ms, 2: 1.07, 4: 0.86, 8: 0.77, 16: 0.73.
+  static constexpr int tiny_segments_per_warp = 16;
   static constexpr int warps_per_block = 8;
   static constexpr int warp_max_bits = 10;  // 32 lanes x 32 keys
   static constexpr int block_threads = 256;
@@ -72,7 +77,8 @@ struct merge_sort_policy {
   static constexpr bool keys_only_narrow = ValueBytes == 0 && KeyBytes <= 4;
   // Measured (H100, u32, 10M / 100M; docs/PERFORMANCE.md "GPU sort"): keys 512 x 23 (47 KiB):
   // 0.60 / 6.22 ms, 512 x 15: 0.62 / 6.24 (256 x 15: 0.716 at 10M), 512 x 21: 0.62 / 6.36 (a pass
-  // fewer than 512 x 15 at 10M, yet no faster). Pairs 256 x 21: 0.98 / 11.2 ms against 1.07 /
+  // fewer than 512 x 15 at 10M, yet no faster); at 1M 512 x 23 is slower (0.090 against 0.081 ms:
+  // 85 tiles for 132 multiprocessors). Pairs 256 x 21: 0.98 / 11.2 ms against 1.07 /
   // 12.0 with 256 x 15 (512 x 11: 14.4 ms at 100M).
   static constexpr int threads = keys_only_narrow ? 512 : 256;
   static constexpr int items = keys_only_narrow          ? 23
