@@ -11,7 +11,8 @@ Draws what the document holds and says what it skips (a CPU-only run has no GPU 
   5. sort_speedup, gpu_sorts sorts over std::sort by size; corank's sorts against CUB's
   6. segmented_scan, spmv_scan(.md)  GB/s by mean segment length; the per-matrix iteration table
 Error bars span the fastest and slowest timed run (the dot is the median).
-Needs only matplotlib (Debian's python3-matplotlib; scripts/plot_bench.sh finds a Python with it).
+Needs only matplotlib (Debian's python3-matplotlib): without it in this Python, the script runs
+again with /usr/bin/python3.
 """
 import argparse
 import json
@@ -20,7 +21,15 @@ import os
 import re
 import sys
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    # Debian's python3-matplotlib lives in the system Python, which a pyenv or venv python3 first
+    # on PATH does not see: run again with it.
+    SYSTEM_PYTHON = "/usr/bin/python3"
+    if os.path.exists(SYSTEM_PYTHON) and os.path.realpath(sys.executable) != os.path.realpath(SYSTEM_PYTHON):
+        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
+    sys.exit("plot_bench: matplotlib not found (scripts/setup.sh installs python3-matplotlib)")
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

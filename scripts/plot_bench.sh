@@ -1,14 +1,7 @@
 #!/usr/bin/env bash
-# Figures from `corank bench all --json FILE`: runs scripts/plot_bench.py with a Python that has
-# matplotlib (Debian's python3-matplotlib, installed by scripts/setup.sh, lives in the system
-# Python, which a pyenv or venv python3 earlier on PATH does not see).
+# Figures from `corank bench all --json FILE` (see scripts/plot_bench.py; $PYTHON picks the Python,
+# and one without matplotlib hands over to the system's /usr/bin/python3).
 #   usage: scripts/plot_bench.sh bench.json -o figures/ [--format png,svg]
 set -euo pipefail
-here=$(dirname "$0")
-for py in "${PYTHON:-}" python3 /usr/bin/python3; do
-  if [ -n "$py" ] && "$py" -c 'import matplotlib' 2>/dev/null; then
-    exec "$py" "$here/plot_bench.py" "$@"
-  fi
-done
-echo "plot_bench: no Python with matplotlib found (scripts/setup.sh installs python3-matplotlib)" >&2
-exit 1
+py=${PYTHON:-$(command -v python3 || echo /usr/bin/python3)}
+exec "$py" "$(dirname "$0")/plot_bench.py" "$@"
