@@ -148,18 +148,18 @@ cudaError_t launch_single(const K* a, const V* va, std::size_t m, const K* b, co
 }
 
 /// The partitioned scheme of `automatic`: the partition pass, then one tile per block.
-template <class K, class V, class Compare,
-          class Shape = typename tuning::merge_policy<
-              sizeof(K), !std::is_same_v<V, kernels::no_value>>::partitioned>
+template <class K, class V, class Compare>
 cudaError_t launch_partitioned(const K* a, const V* va, std::size_t m, const K* b, const V* vb,
                                std::size_t n, K* out, V* vo, Compare comp, cudaStream_t stream,
                                unsigned threads) {
   constexpr bool has_values = !std::is_same_v<V, kernels::no_value>;
-  using shape = Shape;
+  using policy = tuning::merge_policy<sizeof(K), has_values>;
+  using shape = typename policy::partitioned;
   using smem_t = kernels::partitioned_smem<has_values, K, V>;
   using defaults = tuning::automatic_defaults;
-  threads = threads ? threads
-                    : tuning::merge_policy<sizeof(K), has_values>::partitioned_threads;
+  if (!threads)
+    threads = m + n >= policy::wide_blocks_from_total ? unsigned(shape::max_threads)
+                                                      : policy::partitioned_threads;
   if (threads < 32 || threads > unsigned(shape::max_threads) || threads % 32)
     return cudaErrorInvalidValue;
   const auto kernel = kernels::merge_partitioned<shape, has_values, K, V, Compare>;
@@ -185,9 +185,19 @@ cudaError_t launch_partitioned(const K* a, const V* va, std::size_t m, const K* 
         a, m, b, n, out, tile, tiles, comp);
     CORANK_CUDA_TRY(cudaGetLastError());
   }
-  kernel<<<unsigned(tiles), threads, smem_t::bytes(tile), stream>>>(a, va, m, b, vb, n, out, vo,
-                                                                    comp);
-  return cudaGetLastError();
+  // Launched early, while the partition pass runs: its blocks are resident and waiting when the
+  // pass ends, instead of a launch later (block::wait_for_prior_grid).
+  cudaLaunchAttribute early{};
+  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t launch{};
+  launch.gridDim = dim3(unsigned(tiles));
+  launch.blockDim = dim3(threads);
+  launch.dynamicSmemBytes = smem_t::bytes(tile);
+  launch.stream = stream;
+  launch.attrs = &early;
+  launch.numAttrs = 1;
+  return cudaLaunchKernelEx(&launch, kernel, a, va, m, b, vb, n, out, vo, comp);
 }
 
 /// The production kernel, with `options` resolved for m + n.

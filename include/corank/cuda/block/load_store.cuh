@@ -156,4 +156,19 @@ __device__ __forceinline__ void copy_range(const T* src, T* dst, int count, int 
   }
 }
 
+/// Programmatic dependent launch (sm_90+): a kernel launched with programmatic stream
+/// serialization may start while the previous kernel in its stream still runs, once that kernel
+/// allows it; it must wait for that kernel's completion (and memory) before touching its results.
+/// Both are no-ops below sm_90 and for kernels launched the ordinary way.
+__device__ __forceinline__ void allow_dependent_launch() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+}
+__device__ __forceinline__ void wait_for_prior_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 }  // namespace corank::cuda::block

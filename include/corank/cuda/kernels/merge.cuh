@@ -391,6 +391,7 @@ struct partition_slots {
 template <class K, class Compare>
 __global__ void merge_partition(const K* keys_a, std::size_t m, const K* keys_b, std::size_t n,
                                 K* keys_out, std::size_t tile, std::size_t tiles, Compare comp) {
+  block::allow_dependent_launch();
   const std::size_t boundary = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x + 1;
   if (boundary >= tiles) return;
   const std::size_t k = boundary * tile, total = m + n;
@@ -434,6 +435,7 @@ __global__ void __launch_bounds__(Shape::max_threads, Shape::min_blocks)
   const std::size_t tile = std::size_t(NT) * VT, total = m + n;
   const std::size_t t = blockIdx.x, diag0 = t * tile, diag1 = min(diag0 + tile, total);
   const bool last = t + 1 == gridDim.x;
+  block::wait_for_prior_grid();  // the partition pass (launched early: programmatic launch)
   if (tid < 32) {
     const unsigned char* slots = partition_slots::at(keys_out, diag0);
     std::size_t a0 = 0;
