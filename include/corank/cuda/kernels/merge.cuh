@@ -1,8 +1,9 @@
-// The GPU merge kernels: the three of the study (basic, tiled, circular) and the production one.
+// The GPU merge kernels: the three of the study (basic, tiled, circular) and the production
+// ones, `automatic`'s two schemes: merge_single_launch, and merge_partition + merge_partitioned.
 //
 // All of them cut the output into equal parts by co-rank (merge_path.hpp) and merge each part
-// with the one sequential merge. Values travel through the same code: a key-only merge passes
-// corank::discard_iterator for the values.
+// with the one sequential merge. Values travel through the same code: the studied kernels pass
+// corank::discard_iterator for a key-only merge's values, the production ones no_value.
 #pragma once
 
 #include <cstddef>
