@@ -15,6 +15,7 @@ Needs only matplotlib (Debian's python3-matplotlib): without it in this Python, 
 again with /usr/bin/python3.
 """
 import argparse
+import io
 import json
 import math
 import os
@@ -95,6 +96,33 @@ def draw(ax, pts, label, **style):
                 label=label, marker=style.pop("marker", "o"), capsize=3, **style)
 
 
+def save_png(fig, path):
+    """A 64-colour palette PNG: the figures are committed (docs/figures), and a plot of a few
+    line colours keeps its look at a quarter of the size of matplotlib's RGBA file. Octree, not
+    median cut: median cut merged matplotlib's orange into its red."""
+    try:
+        from PIL import Image  # a dependency of matplotlib, but keep the plain file if absent
+    except ImportError:
+        return fig.savefig(path, dpi=120)
+    FASTOCTREE = getattr(Image, "Quantize", Image).FASTOCTREE  # the enum is Pillow >= 9.1
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=120)
+    buf.seek(0)
+    Image.open(buf).convert("RGB").quantize(colors=64, method=FASTOCTREE).save(
+        path, optimize=True)
+
+
+# One colour per contender in every panel of a figure (CUB is the same colour for keys and pairs).
+MERGE_COLOURS = {"corank automatic": "C0", "corank tiled": "C1", "corank circular": "C2",
+                 "corank basic": "C3", "cub::DeviceMerge": "C4", "thrust::merge": "C5",
+                 "thrust::merge_by_key": "C5"}
+
+
+def legend_outside(ax, fontsize=8):
+    """Legend right of the axes: inside, it covers points of crowded plots (5a, 6a)."""
+    ax.legend(fontsize=fontsize, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
+
+
 def size_axis(ax, xlabel):
     ax.set_xscale("log")
     ax.set_xlabel(xlabel)
@@ -111,7 +139,10 @@ class Plotter:
         fig.tight_layout()
         for fmt in self.formats:
             path = os.path.join(self.out_dir, f"{name}.{fmt}")
-            fig.savefig(path, dpi=120)
+            if fmt == "png":
+                save_png(fig, path)
+            else:
+                fig.savefig(path, dpi=120)
             self.made.append(path)
         plt.close(fig)
 
@@ -150,11 +181,13 @@ class Plotter:
         fig, axes = plt.subplots(1, len(groups), figsize=(6.5 * len(groups), 4.5), squeeze=False)
         for ax, group in zip(axes[0], groups):
             for name in self.KERNELS + self.PEERS:
-                draw(ax, gbps_points(self.doc.rows("gpu merge", group, name)), name)
+                draw(ax, gbps_points(self.doc.rows("gpu merge", group, name)), name,
+                     color=MERGE_COLOURS.get(name))
             if copy:
                 xs, ys, _, _ = zip(*gbps_points(copy))
-                ax.plot(xs, ys, "k--", label="device copy (same run)")
+                ax.plot(xs, ys, "k--", label="device copy of the keys' bytes (same run)")
             size_axis(ax, "items per input")
+            ax.set_yscale("log")  # 1K to 100M spans about 1 to 3000 GB/s
             ax.set_ylabel("GB/s (bytes read + written)")
             ax.set_title(f"{group} (u32{' / u32 values' if group == 'pairs' else ''})")
             ax.legend(fontsize=8)
@@ -164,7 +197,8 @@ class Plotter:
         for ax, peer in zip(axes, ("thrust::merge", "cub::DeviceMerge")):
             base = self.doc.rows("gpu merge", "keys", peer)
             for name in self.KERNELS:
-                draw(ax, speedup_points(self.doc.rows("gpu merge", "keys", name), base), name)
+                draw(ax, speedup_points(self.doc.rows("gpu merge", "keys", name), base), name,
+                     color=MERGE_COLOURS.get(name))
             ax.axhline(1, color="grey", lw=1)
             size_axis(ax, "items per input (keys)")
             ax.set_ylabel(f"speed-up over {peer}")
@@ -200,7 +234,7 @@ class Plotter:
         gpu = self.doc.rows("gpu sort vs std::sort")
         cpu = self.doc.rows("cpu sort")
         if gpu or cpu:
-            fig, ax = plt.subplots(figsize=(7.5, 4.8))
+            fig, ax = plt.subplots(figsize=(10.5, 4.8))
             for rows in (gpu, cpu):
                 base = [r for r in rows if r["role"] == "baseline"]
                 for name in dict.fromkeys(r["contender"] for r in rows if r["role"] == "contender"):
@@ -216,7 +250,7 @@ class Plotter:
             ax.axhline(1, color="grey", lw=1)
             size_axis(ax, "keys (u32 uniform)")
             ax.set_ylabel("speed-up over std::sort (one core)")
-            ax.legend(fontsize=8)
+            legend_outside(ax)
             self.save(fig, "sort_speedup", "5a. Sorts over CPU std::sort by size")
         else:
             self.skip("sort_speedup", "no 'gpu sort vs std::sort' or 'cpu sort' experiment")
@@ -256,7 +290,7 @@ class Plotter:
     def scans(self):
         rows = self.doc.rows("gpu segmented scan")
         if rows:
-            fig, ax = plt.subplots(figsize=(7.5, 4.5))
+            fig, ax = plt.subplots(figsize=(9, 4.5))
             groups = list(dict.fromkeys(r["group"] for r in rows if r["group"]))
             lengths = [int(g.split()[-1]) for g in groups]
             for name in dict.fromkeys(r["contender"] for r in rows if r["role"] != "copy"):
@@ -270,8 +304,11 @@ class Plotter:
             if copy:
                 ax.axhline(gbps_points(copy)[0][1], color="k", ls="--", label="device copy")
             size_axis(ax, "mean segment length")
+            ax.set_xticks(lengths)  # three lengths: label them, not 10^k
+            ax.set_xticklabels([str(L) for L in lengths])
+            ax.minorticks_off()
             ax.set_ylabel("GB/s (values + offsets, same for all)")
-            ax.legend(fontsize=8)
+            legend_outside(ax)
             self.save(fig, "segmented_scan",
                       f"6a. Segmented scan of {human(rows[-1]['size'])} f32 by mean segment length")
         else:
