@@ -80,6 +80,24 @@ TEST_P(GpuSegmentedScan, IntegerSumsAreExactForRandomSegmentLengths) {
   }
 }
 
+// Scans of more tiles than fit the device at once find their tiles' first heads in a pass of
+// their own (the smaller tests above take the other path: each tile searches).
+TEST_P(GpuSegmentedScan, LargeScansTakeTheTileHeadPass) {
+  CORANK_REQUIRE_GPU();
+  if (GetParam() != segmented_scan_algorithm::automatic) GTEST_SKIP() << "automatic only";
+  using shape4 = corank::cuda::tuning::segmented_scan_policy<4>::shape;
+  using shape8 = corank::cuda::tuning::segmented_scan_policy<8>::shape;
+  const std::size_t n4 = 12000007, n8 = 5000011;
+  ASSERT_TRUE(corank::cuda::detail::use_tile_head_pass<shape4>((n4 + tile4 - 1) / tile4));
+  ASSERT_TRUE(corank::cuda::detail::use_tile_head_pass<shape8>((n8 + tile8 - 1) / tile8));
+  for (double mean : {4.0, 700.0}) {
+    check_exact(random_values<std::int32_t>(rng, n4, -1000, 1000),
+                random_offsets<std::int32_t>(rng, n4, mean, 0.05));
+    check_exact(random_values<std::int64_t>(rng, n8, -1000000, 1000000),
+                random_offsets(rng, n8, mean));
+  }
+}
+
 TEST_P(GpuSegmentedScan, TakesThirtyTwoBitOffsets) {
   CORANK_REQUIRE_GPU();
   const std::size_t n = 100000;

@@ -13,10 +13,11 @@
 // no device-wide synchronisation. scaled_: the element at i is in[i] * scale[i] (one step of the
 // sparse-matrix iteration, b = scan(a * xbar): reads 8 and writes 4 bytes per f32 element).
 //
-// `automatic` is one pass: each element is read and written once and the offsets are read once
-// (no per-element key array, the difference from cub::DeviceScan::InclusiveScanByKey). It needs a
-// small look-back state (12 bytes per tile of 7424 f32 elements): from the workspace in the options
-// when given (reused without clearing), else allocated stream-ordered for the call. Returns
+// `automatic` is one pass over the data: each element is read and written once and the offsets
+// are read once (no per-element key array, the difference from cub::DeviceScan::InclusiveScanByKey);
+// a short pass before it finds each tile's first segment head (one warp search per tile). It needs
+// a small state (20 bytes per tile of 7424 f32 elements): from the workspace in the options when
+// given (reused without clearing), else allocated stream-ordered for the call. Returns
 // cudaErrorInvalidValue for null pointers with a non-zero size, else the launch's error.
 #pragma once
 
@@ -52,7 +53,7 @@ class segmented_scan_workspace {
   /// Room for `tiles` tiles of `value_bytes` values; returns the next epoch (never 0).
   cudaError_t prepare(std::size_t tiles, std::size_t value_bytes, cudaStream_t stream,
                       void*& memory, unsigned& epoch) {
-    const std::size_t bytes = status_bytes(tiles) + 2 * tiles * value_bytes;
+    const std::size_t bytes = state_bytes(tiles, value_bytes);
     if (bytes > bytes_) {
       cudaFree(memory_);
       memory_ = nullptr;
@@ -70,7 +71,12 @@ class segmented_scan_workspace {
     epoch = epoch_;
     return cudaSuccess;
   }
+  /// Per tile: a status word, then (8-byte aligned) its first head's index, its aggregate and its
+  /// carry.
   static std::size_t status_bytes(std::size_t tiles) { return (tiles * 4 + 15) / 16 * 16; }
+  static std::size_t state_bytes(std::size_t tiles, std::size_t value_bytes) {
+    return status_bytes(tiles) + tiles * (sizeof(std::int64_t) + 2 * value_bytes);
+  }
 
  private:
   void* memory_ = nullptr;
@@ -105,6 +111,82 @@ inline int studied_grid(std::size_t work_items) {
   return int(std::max<std::size_t>(1, std::min(want, cap)));
 }
 
+/// Whether the tiles' first heads come from a pass of their own: when there are more tiles than
+/// fit the device at once (by a margin, tuning::segmented_scan_head_pass), since a tile's own
+/// search then sits on the critical path of every later wave; in a single wave it costs less than
+/// the extra launch.
+template <class Shape>
+bool use_tile_head_pass(std::size_t tiles) {
+  int device = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+    return true;
+  const double waves = double(tiles) / (double(sms) * Shape::min_blocks);
+  return waves > tuning::segmented_scan_head_pass::from_waves;
+}
+
+/// The single-pass scan with tile shape `Shape`: a pass that finds each tile's first segment head
+/// (kernels::segmented_scan_tile_heads), then the tiles, launched while that pass runs so that
+/// they stage their data meanwhile (programmatic dependent launch); or, for a single wave of
+/// tiles, the tiles alone, each searching its first head.
+template <class Shape, bool Exclusive, class Source, class T, class Offset, class Op>
+cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool src_aligned, T* out,
+                         std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
+                         T init, cudaStream_t stream) {
+  const auto kernel = kernels::segmented_scan_tiles<Shape, Exclusive, Source, T, Offset, Op>;
+  // Once per kernel: the largest shared-memory carveout, so `min_blocks` tiles fit per SM.
+  static const cudaError_t configured = cudaFuncSetAttribute(
+      kernel, cudaFuncAttributePreferredSharedMemoryCarveout, int(cudaSharedmemCarveoutMaxShared));
+  CORANK_CUDA_TRY(configured);
+  const std::size_t tiles = (n + Shape::tile - 1) / Shape::tile;
+  if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
+  void* memory = nullptr;
+  unsigned epoch = 0;
+  if (workspace) {
+    CORANK_CUDA_TRY(workspace->prepare(tiles, sizeof(T), stream, memory, epoch));
+  } else {  // stream-ordered: no device-wide synchronisation
+    CORANK_CUDA_TRY(cudaMallocAsync(
+        &memory, segmented_scan_workspace::state_bytes(tiles, sizeof(T)), stream));
+    CORANK_CUDA_TRY(
+        cudaMemsetAsync(memory, 0, segmented_scan_workspace::status_bytes(tiles), stream));
+    epoch = 1;
+  }
+  auto* heads = reinterpret_cast<std::int64_t*>(static_cast<char*>(memory) +
+                                                segmented_scan_workspace::status_bytes(tiles));
+  T* values = reinterpret_cast<T*>(heads + tiles);
+  const block::tile_state<T> state{static_cast<unsigned*>(memory), values, values + tiles, epoch};
+  const auto p = static_cast<std::int64_t>(num_segments), count = static_cast<std::int64_t>(n);
+
+  const bool aligned = src_aligned && aligned16(out);
+  if (!use_tile_head_pass<Shape>(tiles)) {
+    kernel<<<unsigned(tiles), Shape::threads, 0, stream>>>(src, out, count, offsets, p, op, init,
+                                                           state, nullptr, aligned);
+    const cudaError_t launched = cudaGetLastError();
+    if (!workspace) CORANK_CUDA_TRY(cudaFreeAsync(memory, stream));
+    return launched;
+  }
+  constexpr unsigned warps_per_block = 8;
+  kernels::segmented_scan_tile_heads<<<unsigned((tiles + warps_per_block - 1) / warps_per_block),
+                                       32 * warps_per_block, 0, stream>>>(
+      offsets, p, Shape::tile, std::int64_t(tiles), heads);
+  cudaError_t launched = cudaGetLastError();
+  if (launched == cudaSuccess) {
+    cudaLaunchAttribute early{};
+    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t launch{};
+    launch.gridDim = dim3(unsigned(tiles));
+    launch.blockDim = dim3(Shape::threads);
+    launch.stream = stream;
+    launch.attrs = &early;
+    launch.numAttrs = 1;
+    launched = cudaLaunchKernelEx(&launch, kernel, src, out, count, offsets, p, op, init, state,
+                                  static_cast<const std::int64_t*>(heads), aligned);
+  }
+  if (!workspace) CORANK_CUDA_TRY(cudaFreeAsync(memory, stream));
+  return launched;
+}
+
 template <bool Exclusive, class Source, class T, class Offset, class Op>
 cudaError_t segmented_scan(const segmented_scan_options& opt, Source src, bool src_aligned, T* out,
                            std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
@@ -128,35 +210,9 @@ cudaError_t segmented_scan(const segmented_scan_options& opt, Source src, bool s
     case segmented_scan_algorithm::automatic:
       break;
   }
-  using shape =
-      typename tuning::segmented_scan_policy<sizeof(T), kernels::is_scaled<Source> ? 2 : 1>::shape;
-  const auto kernel = kernels::segmented_scan_tiles<shape, Exclusive, Source, T, Offset, Op>;
-  // Once per kernel: the largest shared-memory carveout, so `min_blocks` tiles fit per SM.
-  static const cudaError_t configured = cudaFuncSetAttribute(
-      kernel, cudaFuncAttributePreferredSharedMemoryCarveout, int(cudaSharedmemCarveoutMaxShared));
-  CORANK_CUDA_TRY(configured);
-  const std::size_t tiles = (n + shape::tile - 1) / shape::tile;
-  if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
-  void* memory = nullptr;
-  unsigned epoch = 0;
-  if (opt.workspace) {
-    CORANK_CUDA_TRY(opt.workspace->prepare(tiles, sizeof(T), stream, memory, epoch));
-  } else {  // stream-ordered: no device-wide synchronisation
-    const std::size_t bytes = segmented_scan_workspace::status_bytes(tiles) + 2 * tiles * sizeof(T);
-    CORANK_CUDA_TRY(cudaMallocAsync(&memory, bytes, stream));
-    CORANK_CUDA_TRY(
-        cudaMemsetAsync(memory, 0, segmented_scan_workspace::status_bytes(tiles), stream));
-    epoch = 1;
-  }
-  T* values = reinterpret_cast<T*>(static_cast<char*>(memory) +
-                                   segmented_scan_workspace::status_bytes(tiles));
-  block::tile_state<T> state{static_cast<unsigned*>(memory), values, values + tiles, epoch};
-  kernel<<<unsigned(tiles), shape::threads, 0, stream>>>(src, out, static_cast<std::int64_t>(n),
-                                                         offsets, p, op, init, state,
-                                                         src_aligned && aligned16(out));
-  const cudaError_t launched = cudaGetLastError();
-  if (!opt.workspace) CORANK_CUDA_TRY(cudaFreeAsync(memory, stream));
-  return launched;
+  using policy = tuning::segmented_scan_policy<sizeof(T), kernels::is_scaled<Source> ? 2 : 1>;
+  return launch_tiles<typename policy::shape, Exclusive>(
+      opt.workspace, src, src_aligned, out, n, offsets, num_segments, op, init, stream);
 }
 
 }  // namespace detail

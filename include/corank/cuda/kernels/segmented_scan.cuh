@@ -76,14 +76,32 @@ struct tile_smem {
   T carry;
 };
 
+/// The index of each tile's first segment head (the first offset at or after the tile's base), one
+/// warp per tile. A pass of its own so that no tile of the scan has a search on its critical path:
+/// the scan is launched while this runs (programmatic dependent launch) and stages its data
+/// meanwhile.
+template <class Offset>
+__global__ void segmented_scan_tile_heads(const Offset* offsets, std::int64_t num_segments,
+                                          int tile_items, std::int64_t tiles,
+                                          std::int64_t* heads) {
+  block::allow_dependent_launch();
+  const int lane = threadIdx.x % 32;
+  const std::int64_t tile = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  if (tile >= tiles) return;  // whole warps
+  const std::int64_t h =
+      block::warp_lower_bound(offsets, num_segments + 1, tile * tile_items, lane);
+  if (lane == 0) heads[tile] = h;
+}
+
 /// One tile per block, tiles in launch order (block i = tile i, as CUB's single-pass scan relies
 /// on: blocks start in index order, so a tile's predecessors are running or done).
 /// 1. Start the tile's copy into shared memory (cp.async: no registers held, so a block keeps a
-///    whole tile in flight); meanwhile warp 0 finds the tile's first head in the offsets by a
-///    warp-wide search.
-/// 2. The block walks the offsets that fall in the tile, Walk per thread at a time, and sets their
-///    head bits (the co-rank between element positions and segment heads; empty segments set the
-///    same bit again).
+///    whole tile in flight).
+/// 2. While it is in flight, take the tile's first head from `tile_heads` (the pass above; without
+///    it, when the tiles fit in one wave, warp 0 searches the offsets for it), walk
+///    the offsets that fall in the tile, `walk` per thread at a time, and set their head bits (the
+///    co-rank between element positions and segment heads; empty segments set the same bit
+///    again).
 /// 3. Each thread reduces its run of `items` elements in shared memory; the block scans the
 ///    per-thread (head, value) pairs.
 /// 4. Thread 0 publishes the tile's carry (at once if the tile holds a head) and, unless the tile
@@ -93,12 +111,12 @@ template <class Shape, bool Exclusive, class Source, class T, class Offset, clas
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     segmented_scan_tiles(Source src, T* out, std::int64_t n, const Offset* offsets,
                          std::int64_t num_segments, Op op, T init, block::tile_state<T> state,
-                         bool vectors_aligned) {
+                         const std::int64_t* tile_heads, bool vectors_aligned) {
   constexpr int NT = Shape::threads, items = Shape::items, tile_items = Shape::tile;
   constexpr int inputs = is_scaled<Source> ? 2 : 1, walk = 4;
   constexpr int V = int(16 / sizeof(T));
   __shared__ tile_smem<Shape, T, inputs> s;
-  const int tid = threadIdx.x, lane = tid % 32;
+  const int tid = threadIdx.x;
   const std::int64_t tile = blockIdx.x, base = tile * tile_items;
   const int count = n - base < tile_items ? int(n - base) : tile_items;
 
@@ -113,18 +131,24 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     }
     __pipeline_commit();
   }
-  if (tid < 32) {
-    const std::int64_t h = block::warp_lower_bound(offsets, num_segments + 1, base, lane);
-    if (lane == 0) s.first_head_index = h;
+  if (!tile_heads && tid < 32) {
+    const std::int64_t h = block::warp_lower_bound(offsets, num_segments + 1, base, tid);
+    if (tid == 0) s.first_head_index = h;
   }
-  __pipeline_wait_prior(0);
-  __syncthreads();
+  __syncthreads();  // head bits cleared, first head searched
+  std::int64_t first_head;
+  if (tile_heads) {
+    block::wait_for_prior_grid();  // the tile-heads pass
+    first_head = tile_heads[tile];
+  } else {
+    first_head = s.first_head_index;
+  }
 
   // Heads in [base, base + count): offsets[h..] below the tile's end (offsets[num_segments] = n is
   // no head). Each round issues `walk` loads per thread before using any; it continues while the
   // round's last offset still fell inside the tile.
   const std::int64_t end = base + count;
-  for (std::int64_t first = s.first_head_index;; first += std::int64_t(walk) * NT) {
+  for (std::int64_t first = first_head;; first += std::int64_t(walk) * NT) {
     std::int64_t head[walk];
 #pragma unroll
     for (int k = 0; k < walk; ++k) {
@@ -139,6 +163,8 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
       }
     if (!__syncthreads_or(tid == NT - 1 && head[walk - 1] < end)) break;
   }
+  __pipeline_wait_prior(0);
+  __syncthreads();  // the staged tile
 
   // Pass 1 over this thread's run: its (head, value) pair; the scaled form stores the products.
   // Items past n count as heads. Odd `items` keep the run's accesses free of bank conflicts.

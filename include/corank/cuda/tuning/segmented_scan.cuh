@@ -32,6 +32,14 @@ struct segmented_scan_policy {
   static_assert(shape::tile * ValueBytes % 16 == 0, "a full tile must be whole 16-byte vectors");
 };
 
+/// The pass that finds each tile's first segment head runs from this many waves of tiles (tiles
+/// over SMs x min_blocks) up. H100, spmv stand-ins (scaled f32 tiles): with the pass, webbase-1M
+/// (1.01 waves) 0.0182 -> 0.0200 ms, cop20k_A (0.85) 0.0152 -> 0.0168, while cant (1.30 waves)
+/// 0.0227 -> 0.0214, pwtk (3.8) 0.0715 -> 0.0675 and 100M plain scans 2-8% faster.
+struct segmented_scan_head_pass {
+  static constexpr double from_waves = 1.2;
+};
+
 /// The studied kernels: block size, and resident blocks per multiprocessor for the grid-stride
 /// grid.
 struct segmented_scan_studied {
