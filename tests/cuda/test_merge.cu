@@ -60,6 +60,14 @@ std::vector<config> all_configs() {
         0, 0, true, true);
     c.back().options.scheme = corank::cuda::merge_scheme::partitioned;
   }
+  // At the tests' sizes a wave of lead tiles covers every tile, so no pass runs by default: these
+  // run the pass for every tile (lead 0), and for all but the first few (lead tiles beside it).
+  for (std::size_t lead : {0u, 1u, 3u}) {
+    add("automatic_partitioned_t32_lead" + std::to_string(lead), merge_algorithm::automatic, 32, 0,
+        0, true, true);
+    c.back().options.scheme = corank::cuda::merge_scheme::partitioned;
+    c.back().options.lead_tiles = lead;
+  }
   for (bool reuse : {false, true})
     for (bool bf : {false, true})
       add(std::string("basic_reuse") + char('0' + reuse) + "_bf" + char('0' + bf),

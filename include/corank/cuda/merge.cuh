@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <type_traits>
 
 #include "corank/cuda/error.cuh"
@@ -147,11 +148,13 @@ cudaError_t launch_single(const K* a, const V* va, std::size_t m, const K* b, co
   return cudaGetLastError();
 }
 
-/// The partitioned scheme of `automatic`: the partition pass, then one tile per block.
+/// The partitioned scheme of `automatic`: the partition pass, then one tile per block. The first
+/// `lead_tiles` tiles (unset: tuning::merge_policy::partitioned_lead_bytes_per_sm of input per
+/// multiprocessor) search their own co-ranks and merge while the pass runs.
 template <class K, class V, class Compare>
 cudaError_t launch_partitioned(const K* a, const V* va, std::size_t m, const K* b, const V* vb,
                                std::size_t n, K* out, V* vo, Compare comp, cudaStream_t stream,
-                               unsigned threads) {
+                               unsigned threads, std::optional<std::size_t> lead_tiles) {
   constexpr bool has_values = !std::is_same_v<V, kernels::no_value>;
   using policy = tuning::merge_policy<sizeof(K), has_values>;
   using shape = typename policy::partitioned;
@@ -163,6 +166,7 @@ cudaError_t launch_partitioned(const K* a, const V* va, std::size_t m, const K* 
   if (threads < 32 || threads > unsigned(shape::max_threads) || threads % 32)
     return cudaErrorInvalidValue;
   const auto kernel = kernels::merge_partitioned<shape, has_values, K, V, Compare>;
+  const std::size_t tile = std::size_t(threads) * shape::items;
   // Once per kernel: allow the shared memory of its largest tile (or what the device allows).
   static const cudaError_t configured = [&] {
     int device = 0, optin = 0;
@@ -176,28 +180,36 @@ cudaError_t launch_partitioned(const K* a, const V* va, std::size_t m, const K* 
                                : cudaSuccess;
   }();
   CORANK_CUDA_TRY(configured);
-  const std::size_t tile = std::size_t(threads) * shape::items;
   const std::size_t tiles = (m + n + tile - 1) / tile;
   if (tiles > std::size_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
-  if (tiles > 1) {
-    constexpr unsigned pt = defaults::partition_threads;
-    kernels::merge_partition<<<unsigned((tiles - 1 + pt - 1) / pt), pt, 0, stream>>>(
-        a, m, b, n, out, tile, tiles, comp);
-    CORANK_CUDA_TRY(cudaGetLastError());
+  if (!lead_tiles) {
+    int device = 0, sms = 0;
+    CORANK_CUDA_TRY(cudaGetDevice(&device));
+    CORANK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const std::size_t tile_input_bytes = tile * (sizeof(K) + (has_values ? sizeof(V) : 0));
+    lead_tiles = policy::partitioned_lead_bytes_per_sm * std::size_t(sms) / tile_input_bytes;
   }
-  // Launched early, while the partition pass runs: its blocks are resident and waiting when the
-  // pass ends, instead of a launch later (block::wait_for_prior_grid).
-  cudaLaunchAttribute early{};
-  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  early.val.programmaticStreamSerializationAllowed = 1;
+  const std::size_t lead = *lead_tiles;
   cudaLaunchConfig_t launch{};
   launch.gridDim = dim3(unsigned(tiles));
   launch.blockDim = dim3(threads);
   launch.dynamicSmemBytes = smem_t::bytes(tile);
   launch.stream = stream;
+  if (tiles <= 1 || tiles <= lead)  // every block searches its own co-ranks: no pass
+    return cudaLaunchKernelEx(&launch, kernel, a, va, m, b, vb, n, out, vo, tiles, comp);
+  constexpr unsigned pt = defaults::partition_threads;
+  const std::size_t searched = tiles - (lead > 1 ? lead : 1);  // boundaries the pass finds
+  kernels::merge_partition<<<unsigned((searched + pt - 1) / pt), pt, 0, stream>>>(
+      a, m, b, n, out, tile, tiles, lead, comp);
+  CORANK_CUDA_TRY(cudaGetLastError());
+  // Launched early, while the partition pass runs: the lead blocks merge meanwhile, the others are
+  // resident and waiting when the pass ends, instead of a launch later (block::wait_for_prior_grid).
+  cudaLaunchAttribute early{};
+  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early.val.programmaticStreamSerializationAllowed = 1;
   launch.attrs = &early;
   launch.numAttrs = 1;
-  return cudaLaunchKernelEx(&launch, kernel, a, va, m, b, vb, n, out, vo, comp);
+  return cudaLaunchKernelEx(&launch, kernel, a, va, m, b, vb, n, out, vo, lead, comp);
 }
 
 /// The production kernel, with `options` resolved for m + n.
@@ -209,7 +221,7 @@ cudaError_t launch_automatic(const merge_options& options, const K* a, const V* 
   if (r.scheme == merge_scheme::by_size)
     r.scheme = default_scheme<K, !std::is_same_v<V, kernels::no_value>>(m + n);
   if (r.scheme == merge_scheme::partitioned)
-    return launch_partitioned(a, va, m, b, vb, n, out, vo, comp, stream, r.threads);
+    return launch_partitioned(a, va, m, b, vb, n, out, vo, comp, stream, r.threads, r.lead_tiles);
   return launch_single(a, va, m, b, vb, n, out, vo, comp, stream, r.threads, r.blocks);
 }
 

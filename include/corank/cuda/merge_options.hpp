@@ -2,6 +2,7 @@
 // Host-only C++ (no CUDA headers), so the CLI and the tuning-file parser use it without nvcc.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string_view>
 
@@ -38,6 +39,10 @@ struct merge_options {
   bool reuse_neighbor_co_rank = true;
   /// Optimisation 2 of the study: branch-free sequential merge and co-rank search.
   bool branch_free = true;
+  /// automatic, partitioned: how many tiles, from the first, search their own co-ranks and merge
+  /// while the partition pass runs (the pass finds the rest). Unset: the policy's
+  /// (tuning::merge_policy::partitioned_lead_bytes_per_sm).
+  std::optional<std::size_t> lead_tiles;
   /// Measured parameters per kernel and size (corank tune merge); not owned, may be null.
   const merge_tuning* tuning = nullptr;
 };

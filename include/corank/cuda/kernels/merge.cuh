@@ -384,20 +384,24 @@ struct partition_slots {
   }
 };
 
-/// The partition pass: thread j finds the co-rank of the boundary between tiles j and j + 1 in
-/// global memory and stores it as tile j's end and tile j + 1's start. Tiles of `tile` outputs,
-/// `tiles` of them. The searches probe a shared grid (co_rank_on_grid), so their upper levels
-/// hit L2: with one midpoint search per 3840-output tile this pass alone took 77-91 us of a
+/// The partition pass: thread j finds the co-rank of boundary first_boundary + j (the boundary
+/// between tiles b - 1 and b) in global memory and stores it as tile b - 1's end and tile b's
+/// start; tiles below `lead_tiles` search their own co-ranks, so the pass neither computes their
+/// boundaries nor writes into their outputs (they may be writing them already). Tiles of `tile`
+/// outputs, `tiles` of them. The searches probe a shared grid (co_rank_on_grid), so their upper
+/// levels hit L2: with one midpoint search per 3840-output tile this pass alone took 77-91 us of a
 /// 0.61-0.64 ms merge at 10^8 + 10^8 on an H100, bound by its random DRAM reads (grid: 49 us).
 template <class K, class Compare>
 __global__ void merge_partition(const K* keys_a, std::size_t m, const K* keys_b, std::size_t n,
-                                K* keys_out, std::size_t tile, std::size_t tiles, Compare comp) {
+                                K* keys_out, std::size_t tile, std::size_t tiles,
+                                std::size_t lead_tiles, Compare comp) {
   block::allow_dependent_launch();
-  const std::size_t boundary = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x + 1;
+  const std::size_t first_boundary = lead_tiles > 1 ? lead_tiles : 1;
+  const std::size_t boundary = first_boundary + std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (boundary >= tiles) return;
   const std::size_t k = boundary * tile, total = m + n;
   const std::size_t i = co_rank_on_grid(k, keys_a, m, keys_b, n, comp);
-  partition_slots::store(partition_slots::at(keys_out, k - tile) + 8, i);
+  if (boundary > lead_tiles) partition_slots::store(partition_slots::at(keys_out, k - tile) + 8, i);
   const std::size_t next_items = min(k + tile, total) - k;
   if (partition_slots::holds_start<K>(next_items))
     partition_slots::store(partition_slots::at(keys_out, k), i);
@@ -417,15 +421,18 @@ struct partitioned_smem {
   }
 };
 
-/// One tile of blockDim.x * Items outputs per block, its co-ranks read from the partition slots:
-/// cp.async the tile's inputs (16-byte vectors) into shared memory, each thread merges a
+/// One tile of blockDim.x * Items outputs per block, its co-ranks read from the partition slots,
+/// or, for the first `lead_tiles` blocks, searched by the block itself (two warp searches) so that
+/// the first waves merge while the partition pass runs instead of waiting for it: cp.async the
+/// tile's inputs (16-byte vectors) into shared memory, each thread merges a
 /// register-resident run of Items outputs from one co-rank, the runs go back to the same stage
 /// and leave with 16-byte stores. Short-lived blocks and many of them resident: while some wait
 /// for their loads, others merge or store, which is what keeps DRAM busy.
 template <class Shape, bool HasValues, class K, class V, class Compare>
 __global__ void __launch_bounds__(Shape::max_threads, Shape::min_blocks)
     merge_partitioned(const K* keys_a, const V* vals_a, std::size_t m, const K* keys_b,
-                      const V* vals_b, std::size_t n, K* keys_out, V* vals_out, Compare comp) {
+                      const V* vals_b, std::size_t n, K* keys_out, V* vals_out,
+                      std::size_t lead_tiles, Compare comp) {
   constexpr int VT = Shape::items;
   using smem_t = partitioned_smem<HasValues, K, V>;
   constexpr int key_iters = (VT + smem_t::KV - 1) / smem_t::KV + 1;
@@ -436,15 +443,27 @@ __global__ void __launch_bounds__(Shape::max_threads, Shape::min_blocks)
   const std::size_t tile = std::size_t(NT) * VT, total = m + n;
   const std::size_t t = blockIdx.x, diag0 = t * tile, diag1 = min(diag0 + tile, total);
   const bool last = t + 1 == gridDim.x;
-  block::wait_for_prior_grid();  // the partition pass (launched early: programmatic launch)
-  if (tid < 32) {
-    const unsigned char* slots = partition_slots::at(keys_out, diag0);
-    std::size_t a0 = 0;
-    if (t > 0)
-      a0 = partition_slots::holds_start<K>(diag1 - diag0)
-               ? partition_slots::load(slots)
-               : block::warp_co_rank(diag0, keys_a, m, keys_b, n, comp);
-    if (tid == 0) bounds[0] = a0, bounds[1] = last ? m : partition_slots::load(slots + 8);
+  const unsigned warp = unsigned(tid) / 32;
+  if (t < lead_tiles) {
+    // Warp 0 searches the start, warp 1 the end (warp 0 both in a one-warp block).
+    for (unsigned which = warp; which < 2; which += unsigned(NT) / 32) {
+      const std::size_t k = which == 0 ? diag0 : diag1;
+      const std::size_t i = which == 0 && t == 0 ? 0
+                            : which == 1 && last ? m
+                                                 : block::warp_co_rank(k, keys_a, m, keys_b, n, comp);
+      if (tid % 32 == 0) bounds[which] = i;
+    }
+  } else {
+    block::wait_for_prior_grid();  // the partition pass (launched early: programmatic launch)
+    if (warp == 0) {
+      const unsigned char* slots = partition_slots::at(keys_out, diag0);
+      std::size_t a0 = 0;
+      if (t > 0)
+        a0 = partition_slots::holds_start<K>(diag1 - diag0)
+                 ? partition_slots::load(slots)
+                 : block::warp_co_rank(diag0, keys_a, m, keys_b, n, comp);
+      if (tid == 0) bounds[0] = a0, bounds[1] = last ? m : partition_slots::load(slots + 8);
+    }
   }
   __syncthreads();
   const tile_layout<K, V> l(diag0, diag1, bounds[0], bounds[1], keys_a, keys_b,
