@@ -5,6 +5,9 @@
 
 namespace corank {
 
+/// Stand-in value type of a key-only merge or sort: no registers, no memory traffic.
+struct no_value {};
+
 struct less {
   template <class T, class U>
   CORANK_HD constexpr bool operator()(const T& a, const U& b) const {

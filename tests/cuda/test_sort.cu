@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -281,6 +282,53 @@ void expect_stable_sorts(const std::vector<K>& keys, Compare comp, bool caller_t
 }
 
 class StableSort : public corank::test::seeded_test {};
+
+/// One merge sort pass as the sort runs it (detail::launch_partitioned_tiles over
+/// kernels::pairwise_runs), with small tiles so that the partition pass, the lead tiles and both
+/// side by side all run at the tests' sizes: runs of `width` merged pairwise, against std::merge
+/// of each pair (values record positions: stable), the last pair short or missing its B run.
+TEST_F(StableSort, MergePassMergesRunsPairwiseWithAndWithoutLeadTiles) {
+  CORANK_REQUIRE_GPU();
+  using shape = corank::cuda::tuning::partitioned_shape<128, 5, 1>;
+  constexpr unsigned threads = 64;  // tiles of 320 outputs
+  std::uniform_int_distribution<std::size_t> size(0, 20000);
+  for (std::size_t width : {320u, 640u, 2560u})
+    for (int round = 0; round < 3; ++round) {
+      const std::size_t n = round == 0 ? 2 * width * 7 : size(rng);
+      auto keys = random_keys<std::uint32_t>(rng, n, round == 1 ? 16 : 1u << 30);
+      for (std::size_t r = 0; r < n; r += width)
+        std::sort(keys.begin() + r, keys.begin() + std::min(n, r + width));
+      std::vector<std::uint32_t> vals(n), want_keys(n), want_vals(n);
+      std::iota(vals.begin(), vals.end(), 0u);
+      for (std::size_t p = 0; p < n; p += 2 * width) {
+        // The pair's two runs are sorted, so its stable sort is their stable merge.
+        std::vector<std::size_t> order(std::min(n, p + 2 * width) - p);
+        std::iota(order.begin(), order.end(), p);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t x, std::size_t y) { return keys[x] < keys[y]; });
+        for (std::size_t i = 0; i < order.size(); ++i)
+          want_keys[p + i] = keys[order[i]], want_vals[p + i] = vals[order[i]];
+      }
+      for (std::optional<std::size_t> lead :
+           {std::optional<std::size_t>{}, std::optional<std::size_t>{0},
+            std::optional<std::size_t>{1}, std::optional<std::size_t>{5}}) {
+        SCOPED_TRACE(testing::Message() << "width " << width << ", n " << n << ", lead "
+                                        << (lead ? long(*lead) : -1L));
+        guarded<std::uint32_t> dk(keys), dv(vals), ok(std::vector<std::uint32_t>(n, 0xA5A5A5A5u)),
+            ov(std::vector<std::uint32_t>(n, 0xA5A5A5A5u));
+        const corank::cuda::kernels::pairwise_runs<std::uint32_t, std::uint32_t> pass{
+            dk.data(), dv.data(), n, width, ok.data(), ov.data()};
+        CORANK_ASSERT_CUDA(corank::cuda::detail::launch_partitioned_tiles<shape>(
+            pass, threads, lead, corank::less{}, cudaStream_t(0)));
+        CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+        const auto got_keys = ok.result(), got_vals = ov.result();
+        for (std::size_t i = 0; i < n; ++i) {
+          ASSERT_EQ(got_keys[i], want_keys[i]) << "key at " << i;
+          ASSERT_EQ(got_vals[i], want_vals[i]) << "value at " << i;
+        }
+      }
+    }
+}
 
 TEST_F(StableSort, SortsU32AtEdgeSizes) {
   std::vector<std::size_t> sizes = edge_sizes();

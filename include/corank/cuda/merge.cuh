@@ -148,46 +148,41 @@ cudaError_t launch_single(const K* a, const V* va, std::size_t m, const K* b, co
   return cudaGetLastError();
 }
 
-/// The partitioned scheme of `automatic`: the partition pass, then one tile per block. The first
-/// `lead_tiles` tiles (unset: tuning::merge_policy::partitioned_lead_bytes_per_sm of input per
+/// A partitioned problem (kernels::single_merge, or a merge sort pass: kernels::pairwise_runs) in
+/// tiles of `threads` x Shape::items outputs: the partition pass, then one tile per block. The
+/// first `lead_tiles` tiles (unset: automatic_defaults::lead_bytes_per_sm of input per
 /// multiprocessor) search their own co-ranks and merge while the pass runs.
-template <class K, class V, class Compare>
-cudaError_t launch_partitioned(const K* a, const V* va, std::size_t m, const K* b, const V* vb,
-                               std::size_t n, K* out, V* vo, Compare comp, cudaStream_t stream,
-                               unsigned threads, std::optional<std::size_t> lead_tiles) {
-  constexpr bool has_values = !std::is_same_v<V, kernels::no_value>;
-  using policy = tuning::merge_policy<sizeof(K), has_values>;
-  using shape = typename policy::partitioned;
-  using smem_t = kernels::partitioned_smem<has_values, K, V>;
+template <class Shape, class Problem, class Compare>
+cudaError_t launch_partitioned_tiles(const Problem& p, unsigned threads,
+                                     std::optional<std::size_t> lead_tiles, Compare comp,
+                                     cudaStream_t stream) {
+  using K = typename Problem::key_type;
+  using V = typename Problem::value_type;
+  using smem_t = kernels::partitioned_smem<Problem::has_values, K, V>;
   using defaults = tuning::automatic_defaults;
-  if (!threads)
-    threads = m + n >= policy::wide_blocks_from_total ? unsigned(shape::max_threads)
-                                                      : policy::partitioned_threads;
-  if (threads < 32 || threads > unsigned(shape::max_threads) || threads % 32)
-    return cudaErrorInvalidValue;
-  const auto kernel = kernels::merge_partitioned<shape, has_values, K, V, Compare>;
-  const std::size_t tile = std::size_t(threads) * shape::items;
+  const auto kernel = kernels::merge_partitioned<Shape, Problem, Compare>;
   // Once per kernel: allow the shared memory of its largest tile (or what the device allows).
   static const cudaError_t configured = [&] {
     int device = 0, optin = 0;
     CORANK_CUDA_TRY(cudaGetDevice(&device));
     CORANK_CUDA_TRY(
         cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    const std::size_t most = smem_t::bytes(std::size_t(shape::max_threads) * shape::items);
+    const std::size_t most = smem_t::bytes(std::size_t(Shape::max_threads) * Shape::items);
     const int allowed = most < std::size_t(optin) ? int(most) : optin;
     return allowed > 48 * 1024 ? cudaFuncSetAttribute(
                                      kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, allowed)
                                : cudaSuccess;
   }();
   CORANK_CUDA_TRY(configured);
-  const std::size_t tiles = (m + n + tile - 1) / tile;
+  const std::size_t tile = std::size_t(threads) * Shape::items;
+  const std::size_t tiles = (p.total() + tile - 1) / tile;
   if (tiles > std::size_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
   if (!lead_tiles) {
     int device = 0, sms = 0;
     CORANK_CUDA_TRY(cudaGetDevice(&device));
     CORANK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const std::size_t tile_input_bytes = tile * (sizeof(K) + (has_values ? sizeof(V) : 0));
-    lead_tiles = policy::partitioned_lead_bytes_per_sm * std::size_t(sms) / tile_input_bytes;
+    const std::size_t tile_input_bytes = tile * (sizeof(K) + (Problem::has_values ? sizeof(V) : 0));
+    lead_tiles = defaults::lead_bytes_per_sm * std::size_t(sms) / tile_input_bytes;
   }
   const std::size_t lead = *lead_tiles;
   cudaLaunchConfig_t launch{};
@@ -196,11 +191,11 @@ cudaError_t launch_partitioned(const K* a, const V* va, std::size_t m, const K* 
   launch.dynamicSmemBytes = smem_t::bytes(tile);
   launch.stream = stream;
   if (tiles <= 1 || tiles <= lead)  // every block searches its own co-ranks: no pass
-    return cudaLaunchKernelEx(&launch, kernel, a, va, m, b, vb, n, out, vo, tiles, comp);
+    return cudaLaunchKernelEx(&launch, kernel, p, tiles, comp);
   constexpr unsigned pt = defaults::partition_threads;
   const std::size_t searched = tiles - (lead > 1 ? lead : 1);  // boundaries the pass finds
-  kernels::merge_partition<<<unsigned((searched + pt - 1) / pt), pt, 0, stream>>>(
-      a, m, b, n, out, tile, tiles, lead, comp);
+  kernels::merge_partition<<<unsigned((searched + pt - 1) / pt), pt, 0, stream>>>(p, tile, tiles,
+                                                                                  lead, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   // Launched early, while the partition pass runs: the lead blocks merge meanwhile, the others are
   // resident and waiting when the pass ends, instead of a launch later (block::wait_for_prior_grid).
@@ -209,7 +204,24 @@ cudaError_t launch_partitioned(const K* a, const V* va, std::size_t m, const K* 
   early.val.programmaticStreamSerializationAllowed = 1;
   launch.attrs = &early;
   launch.numAttrs = 1;
-  return cudaLaunchKernelEx(&launch, kernel, a, va, m, b, vb, n, out, vo, lead, comp);
+  return cudaLaunchKernelEx(&launch, kernel, p, lead, comp);
+}
+
+/// The partitioned scheme of `automatic`.
+template <class K, class V, class Compare>
+cudaError_t launch_partitioned(const K* a, const V* va, std::size_t m, const K* b, const V* vb,
+                               std::size_t n, K* out, V* vo, Compare comp, cudaStream_t stream,
+                               unsigned threads, std::optional<std::size_t> lead_tiles) {
+  constexpr bool has_values = !std::is_same_v<V, kernels::no_value>;
+  using policy = tuning::merge_policy<sizeof(K), has_values>;
+  using shape = typename policy::partitioned;
+  if (!threads)
+    threads = m + n >= policy::wide_blocks_from_total ? unsigned(shape::max_threads)
+                                                      : policy::partitioned_threads;
+  if (threads < 32 || threads > unsigned(shape::max_threads) || threads % 32)
+    return cudaErrorInvalidValue;
+  const kernels::single_merge<K, V> problem{a, va, m, b, vb, n, out, vo};
+  return launch_partitioned_tiles<shape>(problem, threads, lead_tiles, comp, stream);
 }
 
 /// The production kernel, with `options` resolved for m + n.

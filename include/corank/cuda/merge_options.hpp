@@ -41,7 +41,7 @@ struct merge_options {
   bool branch_free = true;
   /// automatic, partitioned: how many tiles, from the first, search their own co-ranks and merge
   /// while the partition pass runs (the pass finds the rest). Unset: the policy's
-  /// (tuning::merge_policy::partitioned_lead_bytes_per_sm).
+  /// (tuning::automatic_defaults::lead_bytes_per_sm).
   std::optional<std::size_t> lead_tiles;
   /// Measured parameters per kernel and size (corank tune merge); not owned, may be null.
   const merge_tuning* tuning = nullptr;

@@ -12,7 +12,8 @@
 // array of keys and values, stable_sort_temp_bytes) is stream-ordered
 // (cudaMallocAsync) or the caller's.
 // Work: O(n log n): a tile sort (odd-even transposition in registers, then merges in shared
-// memory), then ceil(log2(n / tile)) merge passes, each block finding its inputs by co-rank.
+// memory), then ceil(log2(n / tile)) merge passes, each the production merge's partitioned scheme
+// (a partition pass by co-rank, one tile per block) over every pair of runs at once.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -23,6 +24,7 @@
 #include "corank/cuda/bitonic_sort.cuh"
 #include "corank/cuda/error.cuh"
 #include "corank/cuda/kernels/merge_sort.cuh"
+#include "corank/cuda/merge.cuh"
 #include "corank/cuda/tuning/sort.cuh"
 #include "corank/functional.hpp"
 
@@ -64,10 +66,12 @@ cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Co
   kernels::merge_sort_tiles<NT, VT>
       <<<unsigned(tiles), NT, 0, stream>>>(keys, vals, src_k, src_v, n, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
+  // Each pass: a partition pass and one tile per block, as the production merge's partitioned
+  // scheme, every pair of runs a merge of its own.
+  using pass_shape = tuning::partitioned_shape<NT, VT, 1>;
   for (std::size_t width = tile; width < n; width *= 2) {
-    kernels::merge_sort_pass<NT, VT>
-        <<<unsigned(tiles), NT, 0, stream>>>(src_k, src_v, dst_k, dst_v, n, width, comp);
-    CORANK_CUDA_TRY(cudaGetLastError());
+    const kernels::pairwise_runs<Key, Value> pass{src_k, src_v, n, width, dst_k, dst_v};
+    CORANK_CUDA_TRY(launch_partitioned_tiles<pass_shape>(pass, NT, std::nullopt, comp, stream));
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);
   }

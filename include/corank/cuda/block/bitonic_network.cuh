@@ -20,10 +20,11 @@
 #include <cstring>
 #include <type_traits>
 
+#include "corank/functional.hpp"
+
 namespace corank::cuda::block {
 
-/// Stand-in value type of a keys-only sort: no registers, no memory traffic.
-struct no_value {};
+using corank::no_value;
 
 /// Shared-memory index of logical position i: one padding slot per 32 keeps the strided chunk
 /// loads (stride 2^lo for small lo) free of bank conflicts.

@@ -11,6 +11,7 @@
 #include "corank/cuda/block/circular_buffer.cuh"
 #include "corank/cuda/block/co_rank.cuh"
 #include "corank/cuda/block/load_store.cuh"
+#include "corank/functional.hpp"
 #include "corank/merge_path.hpp"
 
 namespace corank::cuda::kernels {
@@ -181,8 +182,7 @@ __global__ void merge_tiles(const K* a, VA va, std::size_t m, const K* b, VB vb,
 
 // ---- automatic: the production kernel ---------------------------------------------------------
 
-/// Stand-in value type of a key-only merge in the production kernel.
-struct no_value {};
+using corank::no_value;
 
 /// Shared memory of the production kernel: two input stages (the tile being merged and the next
 /// one in flight) and an output stage, for keys and, with values, for values.
@@ -362,6 +362,60 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
 
 // ---- automatic, partitioned: a partition pass, then one tile per block -------------------------
 
+/// One merge within a partitioned problem: its inputs, and the output position of its first output.
+template <class K, class V>
+struct merge_segment {
+  std::size_t base;
+  const K* keys_a;
+  const V* vals_a;
+  std::size_t m;
+  const K* keys_b;
+  const V* vals_b;
+  std::size_t n;
+  __device__ std::size_t end() const { return base + m + n; }
+};
+
+/// What the partitioned kernels merge: one merge of A and B into the output.
+template <class K, class V>
+struct single_merge {
+  using key_type = K;
+  using value_type = V;
+  static constexpr bool has_values = !std::is_same_v<V, no_value>;
+  const K* keys_a;
+  const V* vals_a;
+  std::size_t m;
+  const K* keys_b;
+  const V* vals_b;
+  std::size_t n;
+  K* keys_out;
+  V* vals_out;
+  __host__ __device__ std::size_t total() const { return m + n; }
+  __device__ merge_segment<K, V> segment(std::size_t) const {
+    return {0, keys_a, vals_a, m, keys_b, vals_b, n};
+  }
+};
+
+/// Or a merge sort pass: the runs of `width` of keys[0, n) merged pairwise into keys_out, each pair
+/// a merge of its own. `width` is a multiple of the tile, so no tile straddles two pairs.
+template <class K, class V>
+struct pairwise_runs {
+  using key_type = K;
+  using value_type = V;
+  static constexpr bool has_values = !std::is_same_v<V, no_value>;
+  const K* keys;
+  const V* vals;
+  std::size_t n, width;
+  K* keys_out;
+  V* vals_out;
+  __host__ __device__ std::size_t total() const { return n; }
+  __device__ merge_segment<K, V> segment(std::size_t k) const {
+    const std::size_t pair = k / (2 * width) * (2 * width);
+    const std::size_t m = min(width, n - pair), nb = min(2 * width, n - pair) - m;
+    const V* va = has_values ? vals + pair : nullptr;
+    return {pair, keys + pair, va, m, keys + pair + m, has_values ? va + m : nullptr, nb};
+  }
+};
+
 /// Where the partition pass leaves tile t's co-ranks in A: in the first 16 bytes of tile t's own
 /// output range (its start at bytes [0, 8), its end at [8, 16)). Only block t reads them, before
 /// it overwrites them with its outputs, so the merge needs no temporary storage and no ordering
@@ -384,27 +438,29 @@ struct partition_slots {
   }
 };
 
-/// The partition pass: thread j finds the co-rank of boundary first_boundary + j (the boundary
-/// between tiles b - 1 and b) in global memory and stores it as tile b - 1's end and tile b's
-/// start; tiles below `lead_tiles` search their own co-ranks, so the pass neither computes their
-/// boundaries nor writes into their outputs (they may be writing them already). Tiles of `tile`
-/// outputs, `tiles` of them. The searches probe a shared grid (co_rank_on_grid), so their upper
-/// levels hit L2: with one midpoint search per 3840-output tile this pass alone took 77-91 us of a
-/// 0.61-0.64 ms merge at 10^8 + 10^8 on an H100, bound by its random DRAM reads (grid: 49 us).
-template <class K, class Compare>
-__global__ void merge_partition(const K* keys_a, std::size_t m, const K* keys_b, std::size_t n,
-                                K* keys_out, std::size_t tile, std::size_t tiles,
+/// The partition pass: thread j takes boundary b = first_boundary + j (between tiles b - 1 and
+/// b, at output k = b * tile), finds the co-rank of k in its merge segment and stores it as tile
+/// b's start and, unless k starts a segment (then tile b - 1 ends its own), as tile b - 1's end.
+/// Tiles below `lead_tiles` search their own co-ranks, so the pass
+/// neither computes their boundaries nor writes into their outputs (they may be writing them
+/// already). The searches probe a shared grid (co_rank_on_grid), so their upper levels hit L2:
+/// with one midpoint search per 3840-output tile this pass alone took 77-91 us of a 0.61-0.64 ms
+/// merge at 10^8 + 10^8 on an H100, bound by its random DRAM reads (grid: 49 us).
+template <class Problem, class Compare>
+__global__ void merge_partition(Problem p, std::size_t tile, std::size_t tiles,
                                 std::size_t lead_tiles, Compare comp) {
   block::allow_dependent_launch();
   const std::size_t first_boundary = lead_tiles > 1 ? lead_tiles : 1;
   const std::size_t boundary = first_boundary + std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (boundary >= tiles) return;
-  const std::size_t k = boundary * tile, total = m + n;
-  const std::size_t i = co_rank_on_grid(k, keys_a, m, keys_b, n, comp);
-  if (boundary > lead_tiles) partition_slots::store(partition_slots::at(keys_out, k - tile) + 8, i);
-  const std::size_t next_items = min(k + tile, total) - k;
-  if (partition_slots::holds_start<K>(next_items))
-    partition_slots::store(partition_slots::at(keys_out, k), i);
+  const std::size_t k = boundary * tile;
+  const auto seg = p.segment(k);
+  const std::size_t i =
+      co_rank_on_grid(k - seg.base, seg.keys_a, seg.m, seg.keys_b, seg.n, comp);
+  if (boundary > lead_tiles && k != seg.base)
+    partition_slots::store(partition_slots::at(p.keys_out, k - tile) + 8, i);
+  if (partition_slots::holds_start<typename Problem::key_type>(min(k + tile, seg.end()) - k))
+    partition_slots::store(partition_slots::at(p.keys_out, k), i);
 }
 
 /// Shared memory of the partitioned kernel for a tile of `tile` outputs: one input stage for keys
@@ -413,63 +469,34 @@ template <bool HasValues, class K, class V>
 struct partitioned_smem {
   static constexpr int KV = block::vector_items<K>, VV = block::vector_items<V>;
   // Slack: A's shift, the gap to B's own shift, one readable slot past B's end.
-  __host__ __device__ static std::size_t key_bytes(std::size_t tile) {
+  __host__ __device__ static constexpr std::size_t key_bytes(std::size_t tile) {
     return (tile + 3 * KV) * sizeof(K) + 15 & ~std::size_t(15);
   }
-  __host__ __device__ static std::size_t bytes(std::size_t tile) {
+  __host__ __device__ static constexpr std::size_t bytes(std::size_t tile) {
     return key_bytes(tile) + (HasValues ? (tile + 3 * VV) * sizeof(V) + 15 & ~std::size_t(15) : 0);
   }
 };
 
-/// One tile of blockDim.x * Items outputs per block, its co-ranks read from the partition slots,
-/// or, for the first `lead_tiles` blocks, searched by the block itself (two warp searches) so that
-/// the first waves merge while the partition pass runs instead of waiting for it: cp.async the
-/// tile's inputs (16-byte vectors) into shared memory, each thread merges a
-/// register-resident run of Items outputs from one co-rank, the runs go back to the same stage
-/// and leave with 16-byte stores. Short-lived blocks and many of them resident: while some wait
-/// for their loads, others merge or store, which is what keeps DRAM busy.
-template <class Shape, bool HasValues, class K, class V, class Compare>
-__global__ void __launch_bounds__(Shape::max_threads, Shape::min_blocks)
-    merge_partitioned(const K* keys_a, const V* vals_a, std::size_t m, const K* keys_b,
-                      const V* vals_b, std::size_t n, K* keys_out, V* vals_out,
-                      std::size_t lead_tiles, Compare comp) {
-  constexpr int VT = Shape::items;
+/// Merges one tile held in shared memory: outputs [diag0, diag1) of the stable merge of A and B,
+/// whose co-ranks in A are a0 and a1. cp.async the tile's two input ranges into `stage` (16-byte
+/// vectors, each at its congruent shift), each thread merges a register-resident run of VT outputs
+/// from one co-rank, the runs go back to the same stage and leave with 16-byte stores. At most
+/// blockDim.x * VT outputs; `stage` holds partitioned_smem<HasValues, K, V>::bytes of that. Called
+/// by the whole block.
+template <int VT, bool HasValues, class K, class V, class Compare>
+__device__ __forceinline__ void merge_staged_tile(const K* keys_a, const V* vals_a, const K* keys_b,
+                                                  const V* vals_b, K* keys_out, V* vals_out,
+                                                  std::size_t diag0, std::size_t diag1,
+                                                  std::size_t a0, std::size_t a1,
+                                                  unsigned char* stage, Compare comp) {
   using smem_t = partitioned_smem<HasValues, K, V>;
   constexpr int key_iters = (VT + smem_t::KV - 1) / smem_t::KV + 1;
   constexpr int val_iters = (VT + smem_t::VV - 1) / smem_t::VV + 1;
-  extern __shared__ __align__(16) unsigned char smem_bytes[];
-  __shared__ std::size_t bounds[2];
   const int NT = int(blockDim.x), tid = int(threadIdx.x);
-  const std::size_t tile = std::size_t(NT) * VT, total = m + n;
-  const std::size_t t = blockIdx.x, diag0 = t * tile, diag1 = min(diag0 + tile, total);
-  const bool last = t + 1 == gridDim.x;
-  const unsigned warp = unsigned(tid) / 32;
-  if (t < lead_tiles) {
-    // Warp 0 searches the start, warp 1 the end (warp 0 both in a one-warp block).
-    for (unsigned which = warp; which < 2; which += unsigned(NT) / 32) {
-      const std::size_t k = which == 0 ? diag0 : diag1;
-      const std::size_t i = which == 0 && t == 0 ? 0
-                            : which == 1 && last ? m
-                                                 : block::warp_co_rank(k, keys_a, m, keys_b, n, comp);
-      if (tid % 32 == 0) bounds[which] = i;
-    }
-  } else {
-    block::wait_for_prior_grid();  // the partition pass (launched early: programmatic launch)
-    if (warp == 0) {
-      const unsigned char* slots = partition_slots::at(keys_out, diag0);
-      std::size_t a0 = 0;
-      if (t > 0)
-        a0 = partition_slots::holds_start<K>(diag1 - diag0)
-                 ? partition_slots::load(slots)
-                 : block::warp_co_rank(diag0, keys_a, m, keys_b, n, comp);
-      if (tid == 0) bounds[0] = a0, bounds[1] = last ? m : partition_slots::load(slots + 8);
-    }
-  }
-  __syncthreads();
-  const tile_layout<K, V> l(diag0, diag1, bounds[0], bounds[1], keys_a, keys_b,
-                            HasValues ? vals_a : nullptr, vals_b);
-  K* sk = reinterpret_cast<K*>(smem_bytes);
-  V* sv = reinterpret_cast<V*>(smem_bytes + smem_t::key_bytes(tile));
+  const tile_layout<K, V> l(diag0, diag1, a0, a1, keys_a, keys_b, HasValues ? vals_a : nullptr,
+                            vals_b);
+  K* sk = reinterpret_cast<K*>(stage);
+  V* sv = reinterpret_cast<V*>(stage + smem_t::key_bytes(std::size_t(NT) * VT));
   block::copy_ranges_async(block::vector_range<K>(keys_a + l.a0, sk + l.ka, l.count_a),
                            block::vector_range<K>(keys_b + l.b0, sk + l.kb, l.count_b), tid, NT);
   if constexpr (HasValues)
@@ -504,6 +531,54 @@ __global__ void __launch_bounds__(Shape::max_threads, Shape::min_blocks)
   __syncthreads();
   block::copy_range<key_iters>(sk + ko, keys_out + diag0, count, tid, NT);
   if constexpr (HasValues) block::copy_range<val_iters>(sv + vo, vals_out + diag0, count, tid, NT);
+}
+
+/// One tile of blockDim.x * Items outputs per block (merge_staged_tile), its co-ranks read from
+/// the partition slots, or, for the first `lead_tiles` blocks, searched by the block itself (two
+/// warp searches) so that the first waves merge while the partition pass runs instead of waiting
+/// for it. Short-lived blocks and many of them resident: while some wait for their loads, others
+/// merge or store, which is what keeps DRAM busy.
+template <class Shape, class Problem, class Compare>
+__global__ void __launch_bounds__(Shape::max_threads, Shape::min_blocks)
+    merge_partitioned(Problem p, std::size_t lead_tiles, Compare comp) {
+  extern __shared__ __align__(16) unsigned char smem_bytes[];
+  __shared__ std::size_t bounds[2];
+  const int NT = int(blockDim.x), tid = int(threadIdx.x);
+  const std::size_t tile = std::size_t(NT) * Shape::items;
+  const std::size_t t = blockIdx.x, diag0 = t * tile;
+  const auto seg = p.segment(diag0);
+  const std::size_t diag1 = min(diag0 + tile, seg.end());
+  const bool segment_end = diag1 == seg.end();
+  const unsigned warp = unsigned(tid) / 32;
+  if (t < lead_tiles) {
+    // Warp 0 searches the start, warp 1 the end (warp 0 both in a one-warp block).
+    for (unsigned which = warp; which < 2; which += unsigned(NT) / 32) {
+      const std::size_t k = (which == 0 ? diag0 : diag1) - seg.base;
+      const std::size_t i = which == 0 && k == 0       ? 0
+                            : which == 1 && segment_end ? seg.m
+                                                        : block::warp_co_rank(k, seg.keys_a, seg.m,
+                                                                              seg.keys_b, seg.n, comp);
+      if (tid % 32 == 0) bounds[which] = i;
+    }
+  } else {
+    block::wait_for_prior_grid();  // the partition pass (launched early: programmatic launch)
+    if (warp == 0) {
+      const unsigned char* slots = partition_slots::at(p.keys_out, diag0);
+      std::size_t a0 = 0;
+      if (diag0 != seg.base)
+        a0 = partition_slots::holds_start<typename Problem::key_type>(diag1 - diag0)
+                 ? partition_slots::load(slots)
+                 : block::warp_co_rank(diag0 - seg.base, seg.keys_a, seg.m, seg.keys_b, seg.n,
+                                       comp);
+      if (tid == 0)
+        bounds[0] = a0, bounds[1] = segment_end ? seg.m : partition_slots::load(slots + 8);
+    }
+  }
+  __syncthreads();
+  merge_staged_tile<Shape::items, Problem::has_values>(
+      seg.keys_a, seg.vals_a, seg.keys_b, seg.vals_b, p.keys_out + seg.base,
+      Problem::has_values ? p.vals_out + seg.base : nullptr, diag0 - seg.base, diag1 - seg.base,
+      bounds[0], bounds[1], smem_bytes, comp);
 }
 
 }  // namespace corank::cuda::kernels

@@ -1,5 +1,5 @@
-// Kernels of the stable merge sort (merge_sort.cuh): sort tiles, then merge runs pairwise, a
-// pass per doubling of the run width; each block of a pass finds its inputs by co-rank.
+// The first kernel of the stable merge sort (merge_sort.cuh): sort each tile. The merge passes
+// that follow are the production merge's partitioned kernels over kernels::pairwise_runs.
 #pragma once
 
 #include <cstddef>
@@ -61,85 +61,6 @@ __global__ void __launch_bounds__(NT)
   for (unsigned i = tid; i < count; i += NT) {
     keys_out[start + i] = smem.keys[i];
     if constexpr (has_values) vals_out[start + i] = s_vals[i];
-  }
-}
-
-/// The pair of runs of `width` that output position k falls in: [pair, a_end) and [a_end, b_end).
-struct run_pair {
-  std::size_t pair, a_end, b_end;
-  __device__ __forceinline__ run_pair(std::size_t k, std::size_t n, std::size_t width) {
-    pair = k / (2 * width) * (2 * width);
-    a_end = pair + width < n ? pair + width : n;
-    b_end = pair + 2 * width < n ? pair + 2 * width : n;
-  }
-};
-
-/// One merge pass: block b writes outputs [b * tile, (b + 1) * tile) of the pairwise merge of
-/// runs of `width` (a multiple of the tile, so a block's outputs lie in one pair). The block
-/// finds its own partition: warps 0 and 1 search the co-ranks of its first and end outputs
-/// (block::warp_co_rank, 33-ary), so a pass is one launch.
-template <int NT, int VT, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(NT)
-    merge_sort_pass(const Key* keys_in, const Value* vals_in, Key* keys_out, Value* vals_out,
-                    std::size_t n, std::size_t width, Compare comp) {
-  static_assert(NT >= 64, "two warps search the partition");
-  constexpr int tile = NT * VT;
-  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
-  __shared__ merge_sort_smem<tile, Key, Value> smem;
-  __shared__ std::size_t bounds[2];
-  Value* s_vals = reinterpret_cast<Value*>(smem.vals);
-  const std::size_t k0 = std::size_t(blockIdx.x) * tile;
-  const std::size_t k1 = k0 + tile < n ? k0 + tile : n;
-  const run_pair r(k0, n, width);
-  const unsigned warp = threadIdx.x / 32;
-  if (warp < 2) {
-    // The block's end is its pair's end (all of A) or a co-rank in the same pair.
-    const std::size_t k = (warp == 0 ? k0 : k1) - r.pair;
-    const std::size_t a = warp == 1 && k1 == r.b_end
-                              ? r.a_end - r.pair
-                              : block::warp_co_rank(k, keys_in + r.pair, r.a_end - r.pair,
-                                                    keys_in + r.a_end, r.b_end - r.a_end, comp);
-    if (threadIdx.x % 32 == 0) bounds[warp] = a;
-  }
-  __syncthreads();
-  const std::size_t a0 = bounds[0], a1 = bounds[1];
-  const std::size_t b0 = (k0 - r.pair) - a0, b1 = (k1 - r.pair) - a1;
-  const unsigned na = unsigned(a1 - a0), nb = unsigned(b1 - b0), count = na + nb;
-  const Key* a_keys = keys_in + r.pair + a0;
-  const Key* b_keys = keys_in + r.a_end + b0;
-  const int tid = int(threadIdx.x);
-  for (unsigned i = tid; i < count; i += NT) {
-    const bool from_a = i < na;
-    smem.keys[i] = from_a ? a_keys[i] : b_keys[i - na];
-    if constexpr (has_values)
-      s_vals[i] = from_a ? vals_in[r.pair + a0 + i] : vals_in[r.a_end + b0 + (i - na)];
-  }
-  __syncthreads();
-  const unsigned first = unsigned(tid) * VT;
-  Key out[VT];
-  unsigned index[VT];
-  if (first < count) {
-    const unsigned a = corank::co_rank<true>(first, smem.keys, na, smem.keys + na, nb, comp);
-    corank::serial_merge_registers<VT>(smem.keys, a, na, na + (first - a), count, out, index, comp);
-  }
-  __syncthreads();
-  // Through shared memory so the global stores are coalesced.
-  Value vals[VT];
-  if constexpr (has_values)
-#pragma unroll
-    for (int i = 0; i < VT; ++i)
-      if (first + i < count) vals[i] = s_vals[index[i]];
-  __syncthreads();
-#pragma unroll
-  for (int i = 0; i < VT; ++i)
-    if (first + i < count) {
-      smem.keys[first + i] = out[i];
-      if constexpr (has_values) s_vals[first + i] = vals[i];
-    }
-  __syncthreads();
-  for (unsigned i = tid; i < count; i += NT) {
-    keys_out[k0 + i] = smem.keys[i];
-    if constexpr (has_values) vals_out[k0 + i] = s_vals[i];
   }
 }
 

@@ -58,12 +58,6 @@ struct merge_policy {
                                                            : (HasValues ? 5 : 7);
   static constexpr unsigned partitioned_threads = 256;
   using partitioned = partitioned_shape<512, partitioned_items, 1>;
-  /// Input bytes per multiprocessor of the lead tiles: the first tiles search their own
-  /// co-ranks and merge while the partition pass runs (the pass finds the rest), enough work to
-  /// cover the pass. Each lead tile pays two warp searches (~12 KB of scattered reads), so not
-  /// more. H100, 10M per input: u32 keys 0.0801 ms with one wave of lead tiles (264) -> 0.0745
-  /// with 1056 (8 per SM, 256 KB), pairs 0.1392 -> 0.1338 ms with 528-792; at 100M flat (+-0.5%).
-  static constexpr std::size_t partitioned_lead_bytes_per_sm = 256 * 1024;
   /// From this many outputs (m + n) on, the partitioned scheme; below, the single launch.
   static constexpr std::size_t partitioned_from_total = 8000000;
   /// From this many outputs on, u32 keys take 512-thread blocks (half the tiles, so half the
@@ -76,6 +70,12 @@ struct merge_policy {
 /// Defaults of `automatic` when no tuning table is given.
 struct automatic_defaults {
   static constexpr unsigned partition_threads = 128;  // the partition pass's blocks
+  /// Input bytes per multiprocessor of the lead tiles: the first tiles search their own
+  /// co-ranks and merge while the partition pass runs (the pass finds the rest), enough work to
+  /// cover the pass. Each lead tile pays two warp searches (~12 KB of scattered reads), so not
+  /// more. H100, 10M per input: u32 keys 0.0801 ms with one wave of lead tiles (264) -> 0.0745
+  /// with 1056 (8 per SM, 256 KB), pairs 0.1392 -> 0.1338 ms with 528-792; at 100M flat (+-0.5%).
+  static constexpr std::size_t lead_bytes_per_sm = 256 * 1024;
 };
 
 /// Defaults of the studied kernels.
