@@ -145,6 +145,25 @@ TEST_F(BitonicSort, SortsU32AtEdgeSizes) {
   }
 }
 
+/// Wide tails (stages finished in tiles of twice the capacity) with a small shape, so that they
+/// run at every size from two tiles up: 2048-key tiles, 4-step global passes.
+struct small_wide_shape : corank::cuda::tuning::bitonic_shape<128, 4, 1, 4, 128, 1, true> {
+  static constexpr unsigned wide_tails_min_tiles_per_sm = 0;
+};
+TEST_F(BitonicSort, WideTailsSortAtEdgeSizes) {
+  CORANK_REQUIRE_GPU();
+  for (std::size_t n : {4095u, 4096u, 4097u, 8191u, 65537u, 131072u, 200003u}) {
+    SCOPED_TRACE(n);
+    const auto keys = random_keys<std::uint32_t>(rng, n, n % 2 ? 1ull << 32 : 50);
+    guarded<std::uint32_t> d(keys);
+    CORANK_ASSERT_CUDA((corank::cuda::detail::bitonic_sort_impl<
+                        std::uint32_t, corank::no_value, corank::less, small_wide_shape>(
+        d.data(), static_cast<corank::no_value*>(nullptr), n, corank::less{}, cudaStream_t(0))));
+    CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+    expect_sorted_permutation(keys, d.result(), corank::less{});
+  }
+}
+
 TEST_F(BitonicSort, SortsDescending) {
   for (std::size_t n : {1000u, 8193u, 100000u, 1234567u})
     expect_bitonic_sorts(random_keys<std::uint32_t>(rng, n, 1ull << 32), corank::greater{});
@@ -317,7 +336,7 @@ TEST_F(StableSort, MergePassMergesRunsPairwiseWithAndWithoutLeadTiles) {
         guarded<std::uint32_t> dk(keys), dv(vals), ok(std::vector<std::uint32_t>(n, 0xA5A5A5A5u)),
             ov(std::vector<std::uint32_t>(n, 0xA5A5A5A5u));
         const corank::cuda::kernels::pairwise_runs<std::uint32_t, std::uint32_t> pass{
-            dk.data(), dv.data(), n, width, ok.data(), ov.data()};
+            {}, dk.data(), dv.data(), n, width, ok.data(), ov.data()};
         CORANK_ASSERT_CUDA(corank::cuda::detail::launch_partitioned_tiles<shape>(
             pass, threads, lead, corank::less{}, cudaStream_t(0)));
         CORANK_ASSERT_CUDA(cudaDeviceSynchronize());

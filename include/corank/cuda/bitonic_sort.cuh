@@ -74,6 +74,21 @@ cudaError_t bitonic_sort_impl(Key* keys, Value* vals, std::size_t n, Compare com
   CORANK_CUDA_TRY(smem_status);
   const std::size_t tiles = (n + capacity - 1) / capacity;
   if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
+  // Tails in tiles of twice the capacity, for stages where that saves a global pass (without
+  // wide tails, the same kernel as the tiles': nothing more to compile).
+  constexpr unsigned wide_capacity = Policy::wide_tails ? 2 * capacity : capacity;
+  const auto wide_kernel =
+      kernels::bitonic_tile<NT, B, wide_capacity, Policy::tile_min_blocks, Key, Value, Compare>;
+  constexpr std::size_t wide_smem = kernels::bitonic_smem_bytes<Key, Value>(wide_capacity);
+  bool wide_tails = false;
+  if constexpr (Policy::wide_tails) {
+    static const cudaError_t wide_smem_status = allow_smem(wide_kernel, wide_smem);
+    CORANK_CUDA_TRY(wide_smem_status);
+    int device = 0, sms = 0;
+    CORANK_CUDA_TRY(cudaGetDevice(&device));
+    CORANK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    wide_tails = tiles / 2 >= std::size_t(sms) * Policy::wide_tails_min_tiles_per_sm;
+  }
   cudaError_t status = cudaSuccess;
   kernels::bitonic_plan(
       ceil_log2(n), tile_bits, BG,
@@ -84,11 +99,16 @@ cudaError_t bitonic_sort_impl(Key* keys, Value* vals, std::size_t n, Compare com
             keys, vals, n, chunks, lo, t_hi, t_lo, flip, comp);
         status = cudaGetLastError();
       },
-      [&](int first, int last) {
+      [&](int first, int last, bool wide) {
         if (status != cudaSuccess) return;
-        tile_kernel<<<unsigned(tiles), NT, smem, stream>>>(keys, vals, n, first, last, comp);
+        if (wide)
+          wide_kernel<<<unsigned((tiles + 1) / 2), NT, wide_smem, stream>>>(keys, vals, n, first,
+                                                                             last, comp);
+        else
+          tile_kernel<<<unsigned(tiles), NT, smem, stream>>>(keys, vals, n, first, last, comp);
         status = cudaGetLastError();
-      });
+      },
+      wide_tails);
   return status;
 }
 

@@ -70,8 +70,9 @@ cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Co
   // scheme, every pair of runs a merge of its own.
   using pass_shape = tuning::partitioned_shape<NT, VT, 1>;
   for (std::size_t width = tile; width < n; width *= 2) {
-    const kernels::pairwise_runs<Key, Value> pass{src_k, src_v, n, width, dst_k, dst_v};
-    CORANK_CUDA_TRY(launch_partitioned_tiles<pass_shape>(pass, NT, std::nullopt, comp, stream));
+    const kernels::pairwise_runs<Key, Value> pass{{}, src_k, src_v, n, width, dst_k, dst_v};
+    CORANK_CUDA_TRY(launch_partitioned_tiles<pass_shape>(pass, Policy::pass_threads, std::nullopt,
+                                                         comp, stream));
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);
   }

@@ -102,26 +102,31 @@ __global__ void bitonic_global_pass(Key* keys, Value* vals, std::size_t n, std::
 }
 
 /// The order of passes of the whole network on 2^log_n positions with tiles of 2^tile_bits:
-/// tile_pass(1, tile stages) sorts the tiles; then each stage s above the tile runs its
+/// tile_pass(1, tile stages, false) sorts the tiles; then each stage s above the tile runs its
 /// long-distance steps as global passes of up to global_bits steps each, global_pass(lo, t_hi,
 /// t_lo, flip) (chunk bits [lo, lo + global_bits), steps of chunk bits t_hi down to t_lo), and
-/// finishes with tile_pass(s, s), the steps inside the tile.
+/// finishes with tile_pass(s, s, wide), the steps inside the tile. With `wide_tails`, a stage
+/// whose long-distance steps would leave one step for a last global pass (s - tile_bits = 1 mod
+/// global_bits) finishes in a tile twice as large instead (wide = true): one pass fewer.
 template <class GlobalPass, class TilePass>
 __host__ __device__ void bitonic_plan(int log_n, int tile_bits, int global_bits,
-                                      GlobalPass&& global_pass, TilePass&& tile_pass) {
-  tile_pass(1, log_n < tile_bits ? log_n : tile_bits);
+                                      GlobalPass&& global_pass, TilePass&& tile_pass,
+                                      bool wide_tails = false) {
+  tile_pass(1, log_n < tile_bits ? log_n : tile_bits, false);
   for (int s = tile_bits + 1; s <= log_n; ++s) {
+    const bool wide = wide_tails && (s - tile_bits) % global_bits == 1;
+    const int tail_bits = tile_bits + (wide ? 1 : 0);
     int j = s - 1;
     bool flip = true;
-    while (j >= tile_bits) {
+    while (j >= tail_bits) {
       // A flip chunk has its top bit at the flip; it may reach below the tile (t_lo skips those).
       const int lo = flip ? s - global_bits
-                          : (j - global_bits + 1 > tile_bits ? j - global_bits + 1 : tile_bits);
-      global_pass(lo, j - lo, tile_bits > lo ? tile_bits - lo : 0, flip);
+                          : (j - global_bits + 1 > tail_bits ? j - global_bits + 1 : tail_bits);
+      global_pass(lo, j - lo, tail_bits > lo ? tail_bits - lo : 0, flip);
       j = lo - 1;
       flip = false;
     }
-    tile_pass(s, s);
+    tile_pass(s, s, wide);
   }
 }
 

@@ -375,12 +375,17 @@ struct merge_segment {
   __device__ std::size_t end() const { return base + m + n; }
 };
 
-/// What the partitioned kernels merge: one merge of A and B into the output.
+/// The key and value types of a partitioned problem.
 template <class K, class V>
-struct single_merge {
+struct problem_types {
   using key_type = K;
   using value_type = V;
   static constexpr bool has_values = !std::is_same_v<V, no_value>;
+};
+
+/// What the partitioned kernels merge: one merge of A and B into the output.
+template <class K, class V>
+struct single_merge : problem_types<K, V> {
   const K* keys_a;
   const V* vals_a;
   std::size_t m;
@@ -398,10 +403,7 @@ struct single_merge {
 /// Or a merge sort pass: the runs of `width` of keys[0, n) merged pairwise into keys_out, each pair
 /// a merge of its own. `width` is a multiple of the tile, so no tile straddles two pairs.
 template <class K, class V>
-struct pairwise_runs {
-  using key_type = K;
-  using value_type = V;
-  static constexpr bool has_values = !std::is_same_v<V, no_value>;
+struct pairwise_runs : problem_types<K, V> {
   const K* keys;
   const V* vals;
   std::size_t n, width;
@@ -411,8 +413,8 @@ struct pairwise_runs {
   __device__ merge_segment<K, V> segment(std::size_t k) const {
     const std::size_t pair = k / (2 * width) * (2 * width);
     const std::size_t m = min(width, n - pair), nb = min(2 * width, n - pair) - m;
-    const V* va = has_values ? vals + pair : nullptr;
-    return {pair, keys + pair, va, m, keys + pair + m, has_values ? va + m : nullptr, nb};
+    const V* va = problem_types<K, V>::has_values ? vals + pair : nullptr;
+    return {pair, keys + pair, va, m, keys + pair + m, va ? va + m : nullptr, nb};
   }
 };
 

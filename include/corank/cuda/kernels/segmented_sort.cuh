@@ -194,7 +194,7 @@ __global__ void __launch_bounds__(NT)
           }
           __syncthreads();
         },
-        [&](int first, int last) {
+        [&](int first, int last, bool) {  // no wide tails here
           for (std::size_t start = 0; start < n; start += capacity) {
             const unsigned size = unsigned(n - start < capacity ? n - start : capacity);
             tile_network<NT, B>(k + start, v + start, smem.keys, smem.vals, size, first, last, tid,

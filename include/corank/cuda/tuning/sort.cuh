@@ -18,8 +18,13 @@ namespace corank::cuda::tuning {
 /// in turn, at least TileMinBlocks blocks per multiprocessor), global passes of GlobalBits steps
 /// by GlobalThreads-thread blocks.
 template <int TileThreads, int TileBits, int TileMinBlocks, int GlobalBits, int GlobalThreads = 256,
-          int TileChunks = 1>
+          int TileChunks = 1, bool WideTails = false>
 struct bitonic_shape {
+  /// A stage whose global steps would leave one step for a pass of its own finishes in a tile of
+  /// twice the size instead (kernels::bitonic_plan), TileChunks * 2 chunks per thread, when the
+  /// array fills the GPU with such tiles (at least wide_tails_min_tiles_per_sm per SM).
+  static constexpr bool wide_tails = WideTails;
+  static constexpr unsigned wide_tails_min_tiles_per_sm = 2;
   static constexpr int tile_threads = TileThreads;
   static constexpr int tile_bits_per_thread = TileBits;
   static constexpr unsigned tile_items = unsigned(TileChunks * TileThreads) << TileBits;
@@ -41,10 +46,15 @@ struct bitonic_shape {
 /// blocks 1.31 / 15.1; 2^14 tiles as 2 chunks per thread (TileChunks = 2): 512 x 16 1.33 / 15.2,
 /// 256 x 32 1.30 / 14.5. At 1M the 256-thread tiles are slower (0.143 against 0.137 ms: 123 tiles
 /// for 132 multiprocessors). Pairs measured slower with 6-step passes (2.40 against 2.34 ms at
-/// 10M).
+/// 10M). Wide tails (u32 keys, 10M / 100M / 2^24 keys): 1.269 / 14.76 / 2.093 ms without, 1.260 /
+/// 14.30 / 2.061 with (wide tiles at 2 blocks per SM), 1.250 / 14.16 with 3 blocks per SM (some
+/// spilling); at 1M (61 wide tiles) 0.141 -> 0.149 ms, hence the minimum tile count. Global
+/// passes of 128 threads: 1.261 against 1.264 ms with 256 (wide tails, 2 blocks), 1.341 with 512;
+/// pairs with wide tails (8192-key tiles at 1 block per SM): 2.34 -> 2.29-2.32 ms at 10M, 0.190 ->
+/// 0.195 at 1M (not taken).
 template <std::size_t KeyBytes, std::size_t ValueBytes>
 struct bitonic_policy
-    : std::conditional_t<ValueBytes == 0 && KeyBytes <= 4, bitonic_shape<256, 5, 3, 6>,
+    : std::conditional_t<ValueBytes == 0 && KeyBytes <= 4, bitonic_shape<256, 5, 3, 6, 128, 1, true>,
                          std::conditional_t<KeyBytes + ValueBytes <= 8, bitonic_shape<512, 4, 2, 5>,
                                             bitonic_shape<256, 4, 2, 4>>> {};
 
@@ -81,6 +91,12 @@ struct merge_sort_policy {
   // 85 tiles for 132 multiprocessors). Pairs 256 x 21: 0.98 / 11.2 ms against 1.07 /
   // 12.0 with 256 x 15 (512 x 11: 14.4 ms at 100M).
   static constexpr int threads = keys_only_narrow ? 512 : 256;
+  // The merge passes (the production merge's partitioned kernels) take half as many threads per
+  // block: tiles of half the sort's tile, so twice as many blocks resident to hide each lead
+  // tile's searches. H100, 10M / 100M: u32 keys 0.551 / 5.26 ms with 512-thread pass blocks, 0.517
+  // / 5.28 with 256, 0.508 / 5.42 with 128; u32 pairs 0.948 / 10.29 with 256, 0.925 / 10.31 with
+  // 128, 0.937 / 10.81 with 64.
+  static constexpr int pass_threads = threads / 2;
   static constexpr int items = keys_only_narrow          ? 23
                                : narrow && KeyBytes <= 4 ? 21
                                : narrow                  ? 15
