@@ -56,8 +56,8 @@ std::vector<config> all_configs() {
         true);
   // The partitioned scheme at every size, with small (many tiles) to large blocks.
   for (unsigned threads : {0u, 32u, 96u, 512u}) {
-    add("automatic_partitioned_t" + std::to_string(threads), merge_algorithm::automatic, threads,
-        0, 0, true, true);
+    add("automatic_partitioned_t" + std::to_string(threads), merge_algorithm::automatic, threads, 0,
+        0, true, true);
     c.back().options.scheme = corank::cuda::merge_scheme::partitioned;
   }
   // At the tests' sizes a wave of lead tiles covers every tile, so no pass runs by default: these
@@ -359,7 +359,8 @@ TEST(GpuMergeArguments, BadArgumentsReturnErrorsAndLaunchNothing) {
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
-// ---- tuning tables -------------------------------------------------------------------------------
+// ---- tuning tables
+// -------------------------------------------------------------------------------
 
 class GpuMergeTuning : public corank::test::seeded_test {};
 
@@ -381,8 +382,7 @@ TEST_F(GpuMergeTuning, TableFillsWhatTheOptionsLeaveOpen) {
     expect_keys_merged(&opt, corank::test::sorted_keys<std::uint32_t>(rng, m, 1000),
                        corank::test::sorted_keys<std::uint32_t>(rng, m + 7, 1000), corank::less{});
     expect_pairs_merged(&opt, corank::test::sorted_keys<std::uint32_t>(rng, m, 1000),
-                        corank::test::sorted_keys<std::uint32_t>(rng, m + 7, 1000),
-                        corank::less{});
+                        corank::test::sorted_keys<std::uint32_t>(rng, m + 7, 1000), corank::less{});
   }
   device_buffer<std::uint32_t> a(15000), b(15000), out(30000);
   EXPECT_EQ(corank::cuda::merge(opt, a.data(), 15000, b.data(), 15000, out.data()),

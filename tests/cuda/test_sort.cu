@@ -156,8 +156,8 @@ TEST_F(BitonicSort, WideTailsSortAtEdgeSizes) {
     SCOPED_TRACE(n);
     const auto keys = random_keys<std::uint32_t>(rng, n, n % 2 ? 1ull << 32 : 50);
     guarded<std::uint32_t> d(keys);
-    CORANK_ASSERT_CUDA((corank::cuda::detail::bitonic_sort_impl<
-                        std::uint32_t, corank::no_value, corank::less, small_wide_shape>(
+    CORANK_ASSERT_CUDA((corank::cuda::detail::bitonic_sort_impl<std::uint32_t, corank::no_value,
+                                                                corank::less, small_wide_shape>(
         d.data(), static_cast<corank::no_value*>(nullptr), n, corank::less{}, cudaStream_t(0))));
     CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
     expect_sorted_permutation(keys, d.result(), corank::less{});

@@ -103,7 +103,7 @@ cudaError_t bitonic_sort_impl(Key* keys, Value* vals, std::size_t n, Compare com
         if (status != cudaSuccess) return;
         if (wide)
           wide_kernel<<<unsigned((tiles + 1) / 2), NT, wide_smem, stream>>>(keys, vals, n, first,
-                                                                             last, comp);
+                                                                            last, comp);
         else
           tile_kernel<<<unsigned(tiles), NT, smem, stream>>>(keys, vals, n, first, last, comp);
         status = cudaGetLastError();

@@ -169,9 +169,9 @@ cudaError_t launch_partitioned_tiles(const Problem& p, unsigned threads,
         cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     const std::size_t most = smem_t::bytes(std::size_t(Shape::max_threads) * Shape::items);
     const int allowed = most < std::size_t(optin) ? int(most) : optin;
-    return allowed > 48 * 1024 ? cudaFuncSetAttribute(
-                                     kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, allowed)
-                               : cudaSuccess;
+    return allowed > 48 * 1024
+               ? cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, allowed)
+               : cudaSuccess;
   }();
   CORANK_CUDA_TRY(configured);
   const std::size_t tile = std::size_t(threads) * Shape::items;
@@ -198,7 +198,8 @@ cudaError_t launch_partitioned_tiles(const Problem& p, unsigned threads,
                                                                                   lead, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   // Launched early, while the partition pass runs: the lead blocks merge meanwhile, the others are
-  // resident and waiting when the pass ends, instead of a launch later (block::wait_for_prior_grid).
+  // resident and waiting when the pass ends, instead of a launch later
+  // (block::wait_for_prior_grid).
   cudaLaunchAttribute early{};
   early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   early.val.programmaticStreamSerializationAllowed = 1;
@@ -239,9 +240,8 @@ cudaError_t launch_automatic(const merge_options& options, const K* a, const V* 
 
 /// The studied kernels, with the runtime parameters of `options`.
 template <bool BranchFree, class K, class VA, class VB, class VO, class Compare>
-cudaError_t launch_studied(const merge_options& given, const K* a, VA va, std::size_t m,
-                           const K* b, VB vb, std::size_t n, K* out, VO vo, Compare comp,
-                           cudaStream_t stream) {
+cudaError_t launch_studied(const merge_options& given, const K* a, VA va, std::size_t m, const K* b,
+                           VB vb, std::size_t n, K* out, VO vo, Compare comp, cudaStream_t stream) {
   using defaults = tuning::studied_defaults;
   const merge_options options = resolve(given, m + n);
   const std::size_t total = m + n;

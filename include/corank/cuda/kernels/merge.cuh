@@ -266,8 +266,8 @@ __device__ __forceinline__ void merge_staged_run(const K* sk, const tile_layout<
 template <class Shape, bool HasValues, class K, class V, class Compare>
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     merge_single_launch(const K* keys_a, const V* vals_a, std::size_t m, const K* keys_b,
-                    const V* vals_b, std::size_t n, K* keys_out, V* vals_out, Compare comp,
-                    std::size_t tiles) {
+                        const V* vals_b, std::size_t n, K* keys_out, V* vals_out, Compare comp,
+                        std::size_t tiles) {
   constexpr int NT = Shape::threads, VT = Shape::items, NV = Shape::tile;
   using smem_t = automatic_smem<Shape, HasValues, K, V>;
   constexpr int key_iters = (NV / smem_t::KV + NT - 1) / NT;
@@ -348,8 +348,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
       vo = block::congruent_shift(vals_out + l.diag0);
 #pragma unroll
       for (int j = 0; j < VT; ++j)
-        if (tid * VT + j < count)
-          out_v[vo + tid * VT + j] = sv[l.value_slot(from[j])];
+        if (tid * VT + j < count) out_v[vo + tid * VT + j] = sv[l.value_slot(from[j])];
     }
     __syncthreads();  // the output stage is complete
     block::copy_range<key_iters + 1>(out_k + ko, keys_out + l.diag0, count, tid, NT);
@@ -457,8 +456,7 @@ __global__ void merge_partition(Problem p, std::size_t tile, std::size_t tiles,
   if (boundary >= tiles) return;
   const std::size_t k = boundary * tile;
   const auto seg = p.segment(k);
-  const std::size_t i =
-      co_rank_on_grid(k - seg.base, seg.keys_a, seg.m, seg.keys_b, seg.n, comp);
+  const std::size_t i = co_rank_on_grid(k - seg.base, seg.keys_a, seg.m, seg.keys_b, seg.n, comp);
   if (boundary > lead_tiles && k != seg.base)
     partition_slots::store(partition_slots::at(p.keys_out, k - tile) + 8, i);
   if (partition_slots::holds_start<typename Problem::key_type>(min(k + tile, seg.end()) - k))
@@ -503,8 +501,7 @@ __device__ __forceinline__ void merge_staged_tile(const K* keys_a, const V* vals
                            block::vector_range<K>(keys_b + l.b0, sk + l.kb, l.count_b), tid, NT);
   if constexpr (HasValues)
     block::copy_ranges_async(block::vector_range<V>(vals_a + l.a0, sv + l.va, l.count_a),
-                             block::vector_range<V>(vals_b + l.b0, sv + l.vb, l.count_b), tid,
-                             NT);
+                             block::vector_range<V>(vals_b + l.b0, sv + l.vb, l.count_b), tid, NT);
   __pipeline_commit();
   __pipeline_wait_prior(0);
   __syncthreads();
@@ -556,10 +553,11 @@ __global__ void __launch_bounds__(Shape::max_threads, Shape::min_blocks)
     // Warp 0 searches the start, warp 1 the end (warp 0 both in a one-warp block).
     for (unsigned which = warp; which < 2; which += unsigned(NT) / 32) {
       const std::size_t k = (which == 0 ? diag0 : diag1) - seg.base;
-      const std::size_t i = which == 0 && k == 0       ? 0
-                            : which == 1 && segment_end ? seg.m
-                                                        : block::warp_co_rank(k, seg.keys_a, seg.m,
-                                                                              seg.keys_b, seg.n, comp);
+      const std::size_t i =
+          which == 0 && k == 0 ? 0
+          : which == 1 && segment_end
+              ? seg.m
+              : block::warp_co_rank(k, seg.keys_a, seg.m, seg.keys_b, seg.n, comp);
       if (tid % 32 == 0) bounds[which] = i;
     }
   } else {
@@ -568,10 +566,10 @@ __global__ void __launch_bounds__(Shape::max_threads, Shape::min_blocks)
       const unsigned char* slots = partition_slots::at(p.keys_out, diag0);
       std::size_t a0 = 0;
       if (diag0 != seg.base)
-        a0 = partition_slots::holds_start<typename Problem::key_type>(diag1 - diag0)
-                 ? partition_slots::load(slots)
-                 : block::warp_co_rank(diag0 - seg.base, seg.keys_a, seg.m, seg.keys_b, seg.n,
-                                       comp);
+        a0 =
+            partition_slots::holds_start<typename Problem::key_type>(diag1 - diag0)
+                ? partition_slots::load(slots)
+                : block::warp_co_rank(diag0 - seg.base, seg.keys_a, seg.m, seg.keys_b, seg.n, comp);
       if (tid == 0)
         bounds[0] = a0, bounds[1] = segment_end ? seg.m : partition_slots::load(slots + 8);
     }

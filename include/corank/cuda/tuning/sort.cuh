@@ -54,7 +54,8 @@ struct bitonic_shape {
 /// 0.195 at 1M (not taken).
 template <std::size_t KeyBytes, std::size_t ValueBytes>
 struct bitonic_policy
-    : std::conditional_t<ValueBytes == 0 && KeyBytes <= 4, bitonic_shape<256, 5, 3, 6, 128, 1, true>,
+    : std::conditional_t<ValueBytes == 0 && KeyBytes <= 4,
+                         bitonic_shape<256, 5, 3, 6, 128, 1, true>,
                          std::conditional_t<KeyBytes + ValueBytes <= 8, bitonic_shape<512, 4, 2, 5>,
                                             bitonic_shape<256, 4, 2, 4>>> {};
 
