@@ -10,11 +10,12 @@
 //    Odd item counts keep the per-thread runs in shared memory free of bank conflicts. Grid: as
 //    many blocks as the GPU holds at once (the sweep preferred twice that for u32 keys at 1M-10M
 //    per input, by 1-4%, but u32 pairs at 1M then took 0.0228 ms against 0.0200).
-//  - automatic, partitioned (from 8M outputs: at 10M per input 0.0816 ms against 0.0839-0.0852
-//    for the single launch): 256 threads x 31 items for 4-byte keys, 512 x 31 from 64M outputs
-//    (15872 outputs per tile: 0.580 ms at 100M against 0.589 for 256 x 31 and 0.612 for 256 x 15,
-//    the fewer tiles the fewer partition searches), 256 x 23 for u32 pairs (1.147 ms against
-//    1.177 for 256 x 11).
+//  - automatic, partitioned (from 4M outputs for keys of <= 4 bytes, 8M otherwise: at 10M per
+//    input 0.0816 ms against 0.0839-0.0852 for the single launch, before lead tiles; at 3M per
+//    input, with them, 0.0300 against 0.0315): 256 threads x 31 items for 4-byte keys, 512 x 31
+//    from 64M outputs (15872 outputs per tile: 0.580 ms at 100M against 0.589 for 256 x 31 and
+//    0.612 for 256 x 15, the fewer tiles the fewer partition searches), 256 x 23 for u32 pairs
+//    (1.147 ms against 1.177 for 256 x 11).
 //  - studied kernels (basic, tiled, circular): 128 threads per block, a tile of 512 items per
 //    input, enough blocks for 8 tiles per block (basic: 8 outputs per thread) but at least 4 per
 //    multiprocessor, at most 65535: the sweep's winners were 128 threads x 512 items at 10M and
@@ -58,8 +59,11 @@ struct merge_policy {
                                                            : (HasValues ? 5 : 7);
   static constexpr unsigned partitioned_threads = 256;
   using partitioned = partitioned_shape<512, partitioned_items, 1>;
-  /// From this many outputs (m + n) on, the partitioned scheme; below, the single launch.
-  static constexpr std::size_t partitioned_from_total = 8000000;
+  /// From this many outputs (m + n) on, the partitioned scheme; below, the single launch. With
+  /// lead tiles the partitioned scheme wins earlier for u32 keys (H100, 3M per input: 0.0300-0.0306
+  /// ms against 0.0314-0.0316; 1M per input: equal, 0.0143-0.0146).
+  static constexpr std::size_t partitioned_from_total =
+      KeyBytes <= 4 && !HasValues ? 4000000 : 8000000;
   /// From this many outputs on, u32 keys take 512-thread blocks (half the tiles, so half the
   /// partition searches: 0.577 ms against 0.588 at 100M per input; at 10M 256 threads won,
   /// 0.0816 against 0.0839 ms).
