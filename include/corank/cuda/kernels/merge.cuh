@@ -1,5 +1,6 @@
 // The GPU merge kernels: the three of the study (basic, tiled, circular) and the production
-// ones, `automatic`'s two schemes: merge_single_launch, and merge_partition + merge_partitioned.
+// ones, `automatic`'s two schemes: merge_single_launch, and merge_partition + merge_partitioned
+// (which also run the merge sort's passes: a problem type says which merges the tiles belong to).
 //
 // All of them cut the output into equal parts by co-rank (merge_path.hpp) and merge each part
 // with the one sequential merge. Values travel through the same code: the studied kernels pass
