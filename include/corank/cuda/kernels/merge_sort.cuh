@@ -6,7 +6,6 @@
 #include <type_traits>
 
 #include "corank/cuda/block/bitonic_network.cuh"
-#include "corank/cuda/block/co_rank.cuh"
 #include "corank/cuda/block/merge_sort.cuh"
 #include "corank/merge_path.hpp"
 
