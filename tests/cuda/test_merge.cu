@@ -278,6 +278,8 @@ TYPED_TEST(GpuMergeTyped, MatchesStdMergeForEveryKeyType) {
   few_blocks.blocks = 5;
   few_blocks.scheme = corank::cuda::merge_scheme::single_launch;
   partitioned.scheme = corank::cuda::merge_scheme::partitioned, partitioned.threads = 32;
+  merge_options partition_pass = partitioned;  // the pass finds all but two tiles' co-ranks
+  partition_pass.lead_tiles = 2;
   for (std::size_t m : {std::size_t(0), std::size_t(5), std::size_t(3839), std::size_t(100003)}) {
     const auto a = typed_keys<K>(this->rng, m, false),
                b = typed_keys<K>(this->rng, 77777 - m / 2, false);
@@ -288,6 +290,7 @@ TYPED_TEST(GpuMergeTyped, MatchesStdMergeForEveryKeyType) {
     expect_keys_merged<K>(nullptr, a, b, corank::less{}, 1);  // unaligned
     expect_keys_merged<K>(&partitioned, a, b, corank::less{}, 1);
     expect_pairs_merged<K>(&partitioned, a, b, corank::less{}, 1);
+    expect_pairs_merged<K>(&partition_pass, a, b, corank::less{}, 1);
     const auto da = typed_keys<K>(this->rng, m, true), db = typed_keys<K>(this->rng, m + 3, true);
     expect_pairs_merged<K>(nullptr, da, db, corank::greater{});
     if (this->HasFatalFailure()) return;
@@ -309,12 +312,15 @@ TEST_F(GpuMergeStruct, SixteenByteKeysWithCustomComparator) {
   few_blocks.blocks = 2;
   few_blocks.scheme = corank::cuda::merge_scheme::single_launch;
   partitioned.scheme = corank::cuda::merge_scheme::partitioned, partitioned.threads = 64;
+  merge_options partition_pass = partitioned;  // the pass finds all but two tiles' co-ranks
+  partition_pass.lead_tiles = 2;
   for (std::size_t m : {std::size_t(1), std::size_t(1000), std::size_t(54321)}) {
     const auto a = make(m), b = make(m / 3 + 7);
     expect_pairs_merged(nullptr, a, b, wide_key_greater{});
     expect_pairs_merged(&few_blocks, a, b, wide_key_greater{});
     expect_pairs_merged(&circular, a, b, wide_key_greater{});
     expect_pairs_merged(&partitioned, a, b, wide_key_greater{}, 1);
+    expect_pairs_merged(&partition_pass, a, b, wide_key_greater{}, 1);
     expect_keys_merged(nullptr, a, b, wide_key_greater{}, 1);
     if (HasFatalFailure()) return;
   }
