@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
 #include "corank/cuda/kernels/bitonic_sort.cuh"
 #include "corank/cuda/tuning/sort.cuh"
@@ -84,9 +85,8 @@ cudaError_t bitonic_sort_impl(Key* keys, Value* vals, std::size_t n, Compare com
   if constexpr (Policy::wide_tails) {
     static const cudaError_t wide_smem_status = allow_smem(wide_kernel, wide_smem);
     CORANK_CUDA_TRY(wide_smem_status);
-    int device = 0, sms = 0;
-    CORANK_CUDA_TRY(cudaGetDevice(&device));
-    CORANK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    int sms = 0;
+    CORANK_CUDA_TRY(multiprocessor_count(&sms));
     wide_tails = tiles / 2 >= std::size_t(sms) * Policy::wide_tails_min_tiles_per_sm;
   }
   cudaError_t status = cudaSuccess;

@@ -30,6 +30,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
 #include "corank/cuda/kernels/merge.cuh"
 #include "corank/cuda/merge_options.hpp"
@@ -136,9 +137,8 @@ cudaError_t launch_single(const K* a, const V* va, std::size_t m, const K* b, co
     return e == cudaSuccess ? count : 0;
   }();
   if (blocks_per_sm == 0) return cudaErrorInvalidConfiguration;
-  int device = 0, sms = 0;
-  CORANK_CUDA_TRY(cudaGetDevice(&device));
-  CORANK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  int sms = 0;
+  CORANK_CUDA_TRY(multiprocessor_count(&sms));
   const std::size_t tiles = (m + n + shape::tile - 1) / shape::tile;
   const std::size_t resident = std::size_t(blocks_per_sm) * std::size_t(sms);
   const std::size_t wanted = grid ? grid : resident;
@@ -178,9 +178,8 @@ cudaError_t launch_partitioned_tiles(const Problem& p, unsigned threads,
   const std::size_t tiles = (p.total() + tile - 1) / tile;
   if (tiles > std::size_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
   if (!lead_tiles) {
-    int device = 0, sms = 0;
-    CORANK_CUDA_TRY(cudaGetDevice(&device));
-    CORANK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    int sms = 0;
+    CORANK_CUDA_TRY(multiprocessor_count(&sms));
     const std::size_t tile_input_bytes = tile * (sizeof(K) + (Problem::has_values ? sizeof(V) : 0));
     lead_tiles = defaults::lead_bytes_per_sm * std::size_t(sms) / tile_input_bytes;
   }
@@ -254,9 +253,8 @@ cudaError_t launch_studied(const merge_options& given, const K* a, VA va, std::s
   if (!blocks) {
     const std::size_t per_block = basic ? std::size_t(threads) * defaults::basic_items_per_thread
                                         : std::size_t(tile) * defaults::tiles_per_block;
-    int device = 0, sms = 0;
-    CORANK_CUDA_TRY(cudaGetDevice(&device));
-    CORANK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    int sms = 0;
+    CORANK_CUDA_TRY(multiprocessor_count(&sms));
     const std::size_t floor = std::size_t(sms) * defaults::min_blocks_per_sm;
     blocks = (total + per_block - 1) / per_block;
     blocks = blocks < floor ? floor : blocks > defaults::max_blocks ? defaults::max_blocks : blocks;

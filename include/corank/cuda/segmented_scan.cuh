@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
 #include "corank/cuda/kernels/segmented_scan.cuh"
 #include "corank/cuda/tuning/segmented_scan.cuh"
@@ -101,10 +102,8 @@ constexpr void check_scan_types() {
 }
 
 inline int studied_grid(std::size_t work_items) {
-  int device = 0, sms = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
-    sms = 132;
+  int sms = 0;
+  if (multiprocessor_count(&sms) != cudaSuccess) sms = 132;
   const std::size_t want = (work_items + tuning::segmented_scan_studied::threads - 1) /
                            tuning::segmented_scan_studied::threads;
   const std::size_t cap = std::size_t(sms) * tuning::segmented_scan_studied::blocks_per_sm;
@@ -117,10 +116,8 @@ inline int studied_grid(std::size_t work_items) {
 /// the extra launch.
 template <class Shape>
 bool use_tile_head_pass(std::size_t tiles) {
-  int device = 0, sms = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
-    return true;
+  int sms = 0;
+  if (multiprocessor_count(&sms) != cudaSuccess) return true;
   const double waves = double(tiles) / (double(sms) * Shape::min_blocks);
   return waves > tuning::segmented_scan_head_pass::from_waves;
 }

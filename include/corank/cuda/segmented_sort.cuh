@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include "corank/cuda/bitonic_sort.cuh"
+#include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
 #include "corank/cuda/kernels/segmented_sort.cuh"
 #include "corank/cuda/tuning/sort.cuh"
@@ -31,10 +32,9 @@ namespace detail {
 template <class Kernel>
 cudaError_t resident_blocks(Kernel kernel, int threads, std::size_t smem, unsigned* blocks) {
   CORANK_CUDA_TRY(allow_smem(kernel, smem));
-  int per_sm = 0, device = 0, sms = 0;
+  int per_sm = 0, sms = 0;
   CORANK_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
-  CORANK_CUDA_TRY(cudaGetDevice(&device));
-  CORANK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  CORANK_CUDA_TRY(multiprocessor_count(&sms));
   *blocks = unsigned(per_sm > 0 ? per_sm : 1) * unsigned(sms);
   return cudaSuccess;
 }
