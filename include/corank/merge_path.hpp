@@ -58,26 +58,44 @@ CORANK_HD Size co_rank(Size k, ItA a, Size m, ItB b, Size n, Compare comp) {
   }
 }
 
-/// The same co-rank as co_rank(), found by binary lifting over a fixed power-of-two grid: at
-/// step s it reads A only at multiples of s (minus one) and B only at k minus multiples of s,
-/// wherever [lo, hi] lies. Searches for many regularly spaced diagonals (a partition pass) then
-/// share their upper levels - A's probes at every step above the spacing, B's where s divides
-/// the spacing - and those few elements stay in cache, where midpoint searches would each read
-/// fresh ones. O(log min(k, m)) steps, each reading at most one element of A and one of B.
+/// The length of the prefix of [0, len) on which `pred` holds (it holds on a prefix, then fails),
+/// found by binary lifting over a fixed power-of-two grid: at step s it probes only indices one
+/// below a multiple of s, wherever the answer lies. Many searches over one array (a partition
+/// pass) then share their upper levels, and those few elements stay in cache, where midpoint
+/// searches would each read fresh ones. O(log len) probes.
+template <class Size, class Pred>
+CORANK_HD Size partition_point_on_grid(Size len, Pred pred) {
+  Size step = 1;
+  while (step <= len / 2) step *= 2;
+  // Invariant: the answer lies in [i, i + 2 * step).
+  Size i = 0;
+  for (; step > 0; step /= 2)
+    if (i + step <= len && pred(i + step - 1)) i += step;
+  return i;
+}
+
+/// The same co-rank as co_rank(), on the grid of partition_point_on_grid: A is read only at
+/// multiples of s (minus one), B only at k minus multiples of s. O(log min(k, m)) steps, each
+/// reading at most one element of A and one of B.
 template <class Size, class ItA, class ItB, class Compare>
 CORANK_HD Size co_rank_on_grid(Size k, ItA a, Size m, ItB b, Size n, Compare comp) {
   const Size lo = k > n ? k - n : Size(0);
   const Size hi = k < m ? k : m;
-  Size step = 1;
-  while (step <= hi / 2) step *= 2;
-  // Invariant: answer in [i, i + 2 * step). P(p) = "A[p-1] is among the first k outputs" holds
-  // for p <= answer and fails above; it is known true for p <= lo, and p > hi is out of range.
-  Size i = 0;
-  for (; step > 0; step /= 2) {
-    const Size p = i + step;
-    if (p <= hi && (p <= lo || !comp(b[k - p], a[p - 1]))) i = p;
-  }
-  return i;
+  // "A[p] is among the first k outputs": known for p < lo, and p >= hi is out of range.
+  return partition_point_on_grid(hi, [&](Size p) { return p < lo || !comp(b[k - 1 - p], a[p]); });
+}
+
+/// How many of the sorted x[0, len) come before `key` in a stable merge that puts x after the
+/// key's sequence (those strictly less: a lower bound), or before it (UpperBound: those not
+/// greater). On the grid of partition_point_on_grid.
+template <bool UpperBound, class Size, class It, class Key, class Compare>
+CORANK_HD Size rank_on_grid(It x, Size len, const Key& key, Compare comp) {
+  return partition_point_on_grid(len, [&](Size p) {
+    if constexpr (UpperBound)
+      return !comp(key, x[p]);
+    else
+      return bool(comp(x[p], key));
+  });
 }
 
 /// An output iterator that swallows whatever is written: a key-only merge is the key-value merge

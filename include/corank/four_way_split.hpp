@@ -1,0 +1,94 @@
+// Four-way merge cut at samples: the partition of a four-way merge sort pass.
+//
+// Four sorted runs A, B, C, D, consecutive in one array (so a stable merge orders ties A, B, C,
+// D), merge as merge(AB, CD) with AB = merge(A, B) and CD = merge(C, D). Cutting that output at
+// equal ranks would take a co-rank over two virtual merges: a search whose every probe is itself
+// a search. Instead it is cut at samples, every `stride`-th element of AB and of CD. A sample's cut
+// is exact and cheap: AB[k] is found by one co-rank in A and B, its place in CD by one binary
+// search in C and one in D (independent, so the latency is two searches, not three). From one
+// sample to the next of either kind lie at most `stride` elements of AB and `stride` of CD, so
+// each part fits a tile of 2 x stride; parts average `stride`.
+//
+// Written once, `__host__ __device__` like merge_path.hpp: the GPU sort runs it, the CPU tests
+// check it against std::stable_sort.
+#pragma once
+
+#include "corank/merge_path.hpp"
+
+namespace corank {
+
+/// A cut of the four runs: the number of elements taken from each.
+template <class Size>
+struct four_way_split {
+  Size a, b, c, d;
+  CORANK_HD Size position() const { return a + b + c + d; }
+};
+
+/// Four consecutive sorted runs.
+template <class It, class Size>
+struct four_runs {
+  It a, b, c, d;
+  Size na, nb, nc, nd;
+  CORANK_HD Size ab() const { return na + nb; }
+  CORANK_HD Size cd() const { return nc + nd; }
+  CORANK_HD four_way_split<Size> end() const { return {na, nb, nc, nd}; }
+};
+
+/// Samples of one group of runs with a given stride: AB samples 0 .. ab_samples - 1 (AB[j *
+/// stride]) and CD samples 0 .. cd_samples - 1 (CD[i * stride]).
+template <class Size>
+struct sample_grid {
+  Size stride, ab_samples, cd_samples;
+
+  template <class It>
+  CORANK_HD static sample_grid of(const four_runs<It, Size>& r, Size stride) {
+    return {stride, (r.ab() + stride - 1) / stride, (r.cd() + stride - 1) / stride};
+  }
+  CORANK_HD Size samples(bool cd) const { return cd ? cd_samples : ab_samples; }
+};
+
+/// The cut just before AB sample k (k < |AB|, AB's k-th element): CD's elements equal to it come
+/// after it, so C and D give those strictly less.
+template <class It, class Size, class Compare>
+CORANK_HD four_way_split<Size> split_before_ab(const four_runs<It, Size>& r, Size k,
+                                               Compare comp) {
+  const Size a = co_rank_on_grid(k, r.a, r.na, r.b, r.nb, comp), b = k - a;
+  const auto key = a < r.na && (b >= r.nb || !comp(r.b[b], r.a[a])) ? r.a[a] : r.b[b];
+  return {a, b, rank_on_grid<false>(r.c, r.nc, key, comp), rank_on_grid<false>(r.d, r.nd, key, comp)};
+}
+
+/// The cut just before CD sample k (k < |CD|): AB's elements equal to it come before it.
+template <class It, class Size, class Compare>
+CORANK_HD four_way_split<Size> split_before_cd(const four_runs<It, Size>& r, Size k,
+                                               Compare comp) {
+  const Size c = co_rank_on_grid(k, r.c, r.nc, r.d, r.nd, comp), d = k - c;
+  const auto key = c < r.nc && (d >= r.nd || !comp(r.d[d], r.c[c])) ? r.c[c] : r.d[d];
+  return {rank_on_grid<true>(r.a, r.na, key, comp), rank_on_grid<true>(r.b, r.nb, key, comp), c, d};
+}
+
+/// The cut before sample `index` of AB (cd = false) or CD (cd = true).
+template <class It, class Size, class Compare>
+CORANK_HD four_way_split<Size> split_before_sample(const four_runs<It, Size>& r, Size stride,
+                                                   bool cd, Size index, Compare comp) {
+  return cd ? split_before_cd(r, index * stride, comp) : split_before_ab(r, index * stride, comp);
+}
+
+/// Where the part that starts at a sample (cut `start`) ends: at the next sample of either kind,
+/// whichever comes first in the output, or at the runs' end. The next sample of its own kind is
+/// index + 1; of the other kind, the first whose element is not yet taken (ceil(taken / stride)).
+/// `split_of(cd, index)` gives a sample's cut (the partition pass's stored result). The first
+/// sample of one kind or the other starts the output (its cut is at position 0), so the parts of
+/// all samples cover the output once.
+template <class Size, class SplitOf>
+CORANK_HD four_way_split<Size> part_end(const sample_grid<Size>& g, bool cd, Size index,
+                                        const four_way_split<Size>& start,
+                                        const four_way_split<Size>& runs_end, SplitOf split_of) {
+  const Size other_taken = cd ? start.a + start.b : start.c + start.d;
+  const Size own_next = index + 1, other_next = (other_taken + g.stride - 1) / g.stride;
+  const four_way_split<Size> own = own_next < g.samples(cd) ? split_of(cd, own_next) : runs_end;
+  const four_way_split<Size> other =
+      other_next < g.samples(!cd) ? split_of(!cd, other_next) : runs_end;
+  return own.position() < other.position() ? own : other;
+}
+
+}  // namespace corank
