@@ -35,7 +35,7 @@ if wants sanitize; then
       --gtest_filter='*IsStableWithManyTies/automatic*:*RandomSizes/automatic_grid7:*IsStableWithManyTies/tiled_tile5_reuse:*IsStableWithManyTies/circular_tile32_reuse:*IsStableWithManyTies/circular_tile127:*IsStableWithManyTies/basic_reuse1_bf1:*HandlesUnalignedPointers/automatic:*RandomSizes/automatic_partitioned_t32_lead3:*IsStableWithManyTies/automatic_partitioned_t32_lead1'
   fi
   if have test_cuda_sort; then
-    step memcheck_sort 90 "${memcheck[@]}" "$tests_dir/test_cuda_sort" --gtest_filter='-*Huge*:*RandomSizes*'
+    step memcheck_sort 90 "${memcheck[@]}" "$tests_dir/test_cuda_sort" --gtest_filter='-*Huge*:*RandomSizes*:*Large*'
     step racecheck_sort 60 "${racecheck[@]}" "$tests_dir/test_cuda_sort" \
       --gtest_filter="$sort_racecheck_filter"
   fi

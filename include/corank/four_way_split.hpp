@@ -5,9 +5,10 @@
 // equal ranks would take a co-rank over two virtual merges: a search whose every probe is itself
 // a search. Instead it is cut at samples, every `stride`-th element of AB and of CD. A sample's cut
 // is exact and cheap: AB[k] is found by one co-rank in A and B, its place in CD by one binary
-// search in C and one in D (independent, so the latency is two searches, not three). From one
-// sample to the next of either kind lie at most `stride` elements of AB and `stride` of CD, so
-// each part fits a tile of 2 x stride; parts average `stride`.
+// search in C and one in D (independent: stepped together, so the latency is two searches, not
+// three). From one sample to the next of either kind lie at most `stride` elements of AB and
+// `stride` of CD, and parts average `stride`: a tile takes K consecutive parts (sorted_index), fewer
+// than (K + 2) x stride elements and K x stride on average.
 //
 // Written once, `__host__ __device__` like merge_path.hpp: the GPU sort runs it, the CPU tests
 // check it against std::stable_sort.
@@ -45,6 +46,7 @@ struct sample_grid {
     return {stride, (r.ab() + stride - 1) / stride, (r.cd() + stride - 1) / stride};
   }
   CORANK_HD Size samples(bool cd) const { return cd ? cd_samples : ab_samples; }
+  CORANK_HD Size samples() const { return ab_samples + cd_samples; }
 };
 
 /// The cut just before AB sample k (k < |AB|, AB's k-th element): CD's elements equal to it come
@@ -54,7 +56,8 @@ CORANK_HD four_way_split<Size> split_before_ab(const four_runs<It, Size>& r, Siz
                                                Compare comp) {
   const Size a = co_rank_on_grid(k, r.a, r.na, r.b, r.nb, comp), b = k - a;
   const auto key = a < r.na && (b >= r.nb || !comp(r.b[b], r.a[a])) ? r.a[a] : r.b[b];
-  return {a, b, rank_on_grid<false>(r.c, r.nc, key, comp), rank_on_grid<false>(r.d, r.nd, key, comp)};
+  const rank_pair<Size> cd = ranks_on_grid<false>(r.c, r.nc, r.d, r.nd, key, comp);
+  return {a, b, cd.x, cd.y};
 }
 
 /// The cut just before CD sample k (k < |CD|): AB's elements equal to it come before it.
@@ -63,7 +66,8 @@ CORANK_HD four_way_split<Size> split_before_cd(const four_runs<It, Size>& r, Siz
                                                Compare comp) {
   const Size c = co_rank_on_grid(k, r.c, r.nc, r.d, r.nd, comp), d = k - c;
   const auto key = c < r.nc && (d >= r.nd || !comp(r.d[d], r.c[c])) ? r.c[c] : r.d[d];
-  return {rank_on_grid<true>(r.a, r.na, key, comp), rank_on_grid<true>(r.b, r.nb, key, comp), c, d};
+  const rank_pair<Size> ab = ranks_on_grid<true>(r.a, r.na, r.b, r.nb, key, comp);
+  return {ab.x, ab.y, c, d};
 }
 
 /// The cut before sample `index` of AB (cd = false) or CD (cd = true).
@@ -73,22 +77,16 @@ CORANK_HD four_way_split<Size> split_before_sample(const four_runs<It, Size>& r,
   return cd ? split_before_cd(r, index * stride, comp) : split_before_ab(r, index * stride, comp);
 }
 
-/// Where the part that starts at a sample (cut `start`) ends: at the next sample of either kind,
-/// whichever comes first in the output, or at the runs' end. The next sample of its own kind is
-/// index + 1; of the other kind, the first whose element is not yet taken (ceil(taken / stride)).
-/// `split_of(cd, index)` gives a sample's cut (the partition pass's stored result). The first
-/// sample of one kind or the other starts the output (its cut is at position 0), so the parts of
-/// all samples cover the output once.
-template <class Size, class SplitOf>
-CORANK_HD four_way_split<Size> part_end(const sample_grid<Size>& g, bool cd, Size index,
-                                        const four_way_split<Size>& start,
-                                        const four_way_split<Size>& runs_end, SplitOf split_of) {
-  const Size other_taken = cd ? start.a + start.b : start.c + start.d;
-  const Size own_next = index + 1, other_next = (other_taken + g.stride - 1) / g.stride;
-  const four_way_split<Size> own = own_next < g.samples(cd) ? split_of(cd, own_next) : runs_end;
-  const four_way_split<Size> other =
-      other_next < g.samples(!cd) ? split_of(!cd, other_next) : runs_end;
-  return own.position() < other.position() ? own : other;
+/// Where a sample's cut falls among all the cuts of its runs in output order: after the `index`
+/// cuts of its own kind before it, and after the samples of the other kind that it takes
+/// (ceil(taken / stride)). The sorted indices of all samples are 0 .. samples() - 1, and the first
+/// cut is at position 0. From sorted cut q to cut q + K (or the runs' end) lie fewer than
+/// (K + 2) x stride elements, at most (K + 1) x stride of AB and as many of CD: a tile of K parts.
+template <class Size>
+CORANK_HD Size sorted_index(const sample_grid<Size>& g, bool cd, Size index,
+                            const four_way_split<Size>& cut) {
+  const Size other_taken = cd ? cut.a + cut.b : cut.c + cut.d;
+  return index + (other_taken + g.stride - 1) / g.stride;
 }
 
 }  // namespace corank

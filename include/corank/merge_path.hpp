@@ -85,17 +85,34 @@ CORANK_HD Size co_rank_on_grid(Size k, ItA a, Size m, ItB b, Size n, Compare com
   return partition_point_on_grid(hi, [&](Size p) { return p < lo || !comp(b[k - 1 - p], a[p]); });
 }
 
-/// How many of the sorted x[0, len) come before `key` in a stable merge that puts x after the
-/// key's sequence (those strictly less: a lower bound), or before it (UpperBound: those not
-/// greater). On the grid of partition_point_on_grid.
-template <bool UpperBound, class Size, class It, class Key, class Compare>
-CORANK_HD Size rank_on_grid(It x, Size len, const Key& key, Compare comp) {
-  return partition_point_on_grid(len, [&](Size p) {
+/// How many of the sorted x[0, nx) and of the sorted y[0, ny) come before `key` in a stable merge
+/// that puts them after the key's sequence (those strictly less: lower bounds), or before it
+/// (UpperBound: those not greater: upper bounds). The two searches run in one loop on the grid of
+/// partition_point_on_grid (a step past an array's end fails), so their memory latencies overlap.
+template <class Size>
+struct rank_pair {
+  Size x, y;
+};
+template <bool UpperBound, class Size, class ItX, class ItY, class Key, class Compare>
+CORANK_HD rank_pair<Size> ranks_on_grid(ItX x, Size nx, ItY y, Size ny, const Key& key,
+                                        Compare comp) {
+  const auto before = [&](const auto& e) -> bool {
     if constexpr (UpperBound)
-      return !comp(key, x[p]);
+      return !comp(key, e);
     else
-      return bool(comp(x[p], key));
-  });
+      return comp(e, key);
+  };
+  const Size len = nx > ny ? nx : ny;
+  Size step = 1;
+  while (step <= len / 2) step *= 2;
+  rank_pair<Size> r{0, 0};
+  for (; step > 0; step /= 2) {
+    const bool in_x = r.x + step <= nx && before(x[r.x + step - 1]);
+    const bool in_y = r.y + step <= ny && before(y[r.y + step - 1]);
+    r.x += in_x ? step : 0;
+    r.y += in_y ? step : 0;
+  }
+  return r;
 }
 
 /// An output iterator that swallows whatever is written: a key-only merge is the key-value merge

@@ -34,10 +34,10 @@ class FourWaySplit : public corank::test::seeded_test {
     return keys;
   }
 
-  /// Every sample's cut is a prefix of the stable merge of the four runs; the parts from each
-  /// sample to part_end tile the output, none with more than `stride` elements of AB or of CD;
-  /// merging each part as the GPU pass does (A with B, C with D, then the two) gives the stable
-  /// merge, keys and origins.
+  /// Every sample's cut is a prefix of the stable merge of the four runs; sorted_index orders the
+  /// cuts by position, 0 first; tiles of `parts` consecutive cuts stay within the bounds the GPU
+  /// tile is sized by, and merging each as the GPU pass does (A with B, C with D, then the two)
+  /// gives the stable merge, keys and origins.
   template <class Compare = corank::less>
   void check(const std::array<std::size_t, 4>& lengths, std::size_t stride,
              std::uint32_t distinct, Compare comp = {}) {
@@ -68,7 +68,7 @@ class FourWaySplit : public corank::test::seeded_test {
     }
 
     const auto grid = corank::sample_grid<std::size_t>::of(r, stride);
-    std::vector<split> cuts[2];
+    std::vector<split> cuts(grid.samples(), split{total + 1, 0, 0, 0});
     for (bool cd : {false, true})
       for (std::size_t i = 0; i < grid.samples(cd); ++i) {
         const split s = corank::split_before_sample(r, stride, cd, i, comp);
@@ -77,63 +77,68 @@ class FourWaySplit : public corank::test::seeded_test {
         ASSERT_EQ((std::array<std::size_t, 4>{s.a, s.b, s.c, s.d}), taken[at])
             << (cd ? "CD" : "AB") << " sample " << i << " is not a stable cut";
         ASSERT_EQ(cd ? s.c + s.d : s.a + s.b, i * stride) << "the sample is not the next element";
-        cuts[cd].push_back(s);
+        const std::size_t q = corank::sorted_index(grid, cd, i, s);
+        ASSERT_LT(q, cuts.size());
+        ASSERT_EQ(cuts[q].a, total + 1) << "two samples at sorted index " << q;
+        cuts[q] = s;
       }
-
-    std::vector<std::pair<split, split>> parts;
-    for (bool cd : {false, true})
-      for (std::size_t i = 0; i < cuts[cd].size(); ++i)
-        parts.emplace_back(cuts[cd][i],
-                           corank::part_end(grid, cd, i, cuts[cd][i], r.end(),
-                                            [&](bool side, std::size_t j) { return cuts[side][j]; }));
-    std::sort(parts.begin(), parts.end(), [](const auto& x, const auto& y) {
-      return x.first.position() < y.first.position();
-    });
-    std::vector<std::uint32_t> out_keys(total, 0xDEADBEEFu);
-    std::vector<std::size_t> out_origin(total, ~std::size_t(0));
-    std::size_t covered = 0;
-    for (const auto& [s, e] : parts) {
-      ASSERT_EQ(s.position(), covered) << "parts do not tile the output";
-      ASSERT_GT(e.position(), s.position());
-      ASSERT_LE(e.a + e.b - s.a - s.b, stride);
-      ASSERT_LE(e.c + e.d - s.c - s.d, stride);
-      // Origins are positions in `keys`; A, B, C, D start at offsets 0, |A|, |AB|, |AB| + |C|.
-      const auto piece = [&](std::size_t offset, std::size_t from, std::size_t to) {
-        std::vector<std::pair<std::uint32_t, std::size_t>> v;
-        for (std::size_t i = from; i < to; ++i) v.emplace_back(keys[offset + i], offset + i);
-        return v;
-      };
-      const auto by_key = [&](const auto& x, const auto& y) { return comp(x.first, y.first); };
-      const auto merged = [&](const auto& x, const auto& y) {
-        std::vector<std::pair<std::uint32_t, std::size_t>> m;
-        std::merge(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(m), by_key);
-        return m;
-      };
-      const std::size_t ob = lengths[0], oc = ob + lengths[1], od = oc + lengths[2];
-      const auto ab = merged(piece(0, s.a, e.a), piece(ob, s.b, e.b));
-      const auto cd = merged(piece(oc, s.c, e.c), piece(od, s.d, e.d));
-      const auto all = merged(ab, cd);
-      for (std::size_t i = 0; i < all.size(); ++i)
-        out_keys[covered + i] = all[i].first, out_origin[covered + i] = all[i].second;
-      covered = e.position();
+    for (std::size_t q = 1; q < cuts.size(); ++q)
+      ASSERT_GT(cuts[q].position(), cuts[q - 1].position()) << "cuts out of order at " << q;
+    if (!cuts.empty()) {
+      ASSERT_EQ(cuts[0].position(), 0u);
     }
-    ASSERT_EQ(covered, total);
-    for (std::size_t i = 0; i < total; ++i) {
-      ASSERT_EQ(out_origin[i], order[i]) << "merged part differs at " << i;
-      ASSERT_EQ(out_keys[i], keys[order[i]]);
+
+    for (std::size_t parts : {1u, 2u, 3u, 5u}) {
+      std::vector<std::uint32_t> out_keys(total, 0xDEADBEEFu);
+      std::vector<std::size_t> out_origin(total, ~std::size_t(0));
+      for (std::size_t q = 0; q < cuts.size(); q += parts) {
+        const split s = cuts[q], e = q + parts < cuts.size() ? cuts[q + parts] : r.end();
+        const std::size_t n_ab = e.a + e.b - s.a - s.b, n_cd = e.c + e.d - s.c - s.d;
+        ASSERT_LE(n_ab, (parts + 1) * stride);
+        ASSERT_LE(n_cd, (parts + 1) * stride);
+        ASSERT_LT(n_ab + n_cd, (parts + 2) * stride);
+        // Origins are positions in `keys`; A, B, C, D start at offsets 0, |A|, |AB|, |AB| + |C|.
+        const auto piece = [&](std::size_t offset, std::size_t from, std::size_t to) {
+          std::vector<std::pair<std::uint32_t, std::size_t>> v;
+          for (std::size_t i = from; i < to; ++i) v.emplace_back(keys[offset + i], offset + i);
+          return v;
+        };
+        const auto by_key = [&](const auto& x, const auto& y) { return comp(x.first, y.first); };
+        const auto merged = [&](const auto& x, const auto& y) {
+          std::vector<std::pair<std::uint32_t, std::size_t>> m;
+          std::merge(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(m), by_key);
+          return m;
+        };
+        const std::size_t ob = lengths[0], oc = ob + lengths[1], od = oc + lengths[2];
+        const auto ab = merged(piece(0, s.a, e.a), piece(ob, s.b, e.b));
+        const auto cd = merged(piece(oc, s.c, e.c), piece(od, s.d, e.d));
+        const auto all = merged(ab, cd);
+        for (std::size_t i = 0; i < all.size(); ++i)
+          out_keys[s.position() + i] = all[i].first, out_origin[s.position() + i] = all[i].second;
+      }
+      for (std::size_t i = 0; i < total; ++i) {
+        ASSERT_EQ(out_origin[i], order[i]) << "merged tile differs at " << i << ", parts " << parts;
+        ASSERT_EQ(out_keys[i], keys[order[i]]);
+      }
     }
   }
 };
 
 TEST_F(FourWaySplit, GridSearchesMatchLowerAndUpperBound) {
+  std::uniform_int_distribution<std::size_t> len(0, 300);
   for (int round = 0; round < 200; ++round) {
-    const std::size_t len = std::uniform_int_distribution<std::size_t>(0, 300)(rng);
-    auto x = runs({len, 0, 0, 0}, round % 2 ? 8 : 1000, corank::less{});
+    const std::uint32_t distinct = round % 2 ? 8 : 1000;
+    const auto x = runs({len(rng), 0, 0, 0}, distinct, corank::less{});
+    const auto y = runs({len(rng), 0, 0, 0}, distinct, corank::less{});
     for (std::uint32_t key = 0; key <= 1001; key += round % 2 ? 1 : 37) {
-      ASSERT_EQ(corank::rank_on_grid<false>(x.data(), x.size(), key, corank::less{}),
-                std::size_t(std::lower_bound(x.begin(), x.end(), key) - x.begin()));
-      ASSERT_EQ(corank::rank_on_grid<true>(x.data(), x.size(), key, corank::less{}),
-                std::size_t(std::upper_bound(x.begin(), x.end(), key) - x.begin()));
+      const auto lower = corank::ranks_on_grid<false>(x.data(), x.size(), y.data(), y.size(), key,
+                                                      corank::less{});
+      const auto upper = corank::ranks_on_grid<true>(x.data(), x.size(), y.data(), y.size(), key,
+                                                     corank::less{});
+      ASSERT_EQ(lower.x, std::size_t(std::lower_bound(x.begin(), x.end(), key) - x.begin()));
+      ASSERT_EQ(lower.y, std::size_t(std::lower_bound(y.begin(), y.end(), key) - y.begin()));
+      ASSERT_EQ(upper.x, std::size_t(std::upper_bound(x.begin(), x.end(), key) - x.begin()));
+      ASSERT_EQ(upper.y, std::size_t(std::upper_bound(y.begin(), y.end(), key) - y.begin()));
     }
   }
 }

@@ -302,10 +302,31 @@ void expect_stable_sorts(const std::vector<K>& keys, Compare comp, bool caller_t
 
 class StableSort : public corank::test::seeded_test {};
 
-/// One merge sort pass as the sort runs it (detail::launch_partitioned_tiles over
-/// kernels::pairwise_runs), with small tiles so that the partition pass, the lead tiles and both
-/// side by side all run at the tests' sizes: runs of `width` merged pairwise, against std::merge
-/// of each pair (values record positions: stable), the last pair short or missing its B run.
+/// Runs of `width` in keys[0, n), each sorted, and the stable merge of each group of `group`
+/// runs (values: positions), the reference of one merge pass.
+struct pass_case {
+  std::vector<std::uint32_t> keys, vals, want_keys, want_vals;
+};
+pass_case merge_pass_case(std::mt19937_64& rng, std::size_t n, std::size_t width,
+                          std::size_t group, std::uint64_t distinct) {
+  pass_case c{random_keys<std::uint32_t>(rng, n, distinct), std::vector<std::uint32_t>(n), {}, {}};
+  for (std::size_t r = 0; r < n; r += width)
+    std::sort(c.keys.begin() + r, c.keys.begin() + std::min(n, r + width));
+  std::iota(c.vals.begin(), c.vals.end(), 0u);
+  for (std::size_t g = 0; g < n; g += group * width) {
+    // The group's runs are sorted, so its stable sort is their stable merge.
+    std::vector<std::size_t> order(std::min(n, g + group * width) - g);
+    std::iota(order.begin(), order.end(), g);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return c.keys[x] < c.keys[y]; });
+    for (std::size_t i : order) c.want_keys.push_back(c.keys[i]), c.want_vals.push_back(c.vals[i]);
+  }
+  return c;
+}
+
+/// One two-way merge sort pass (detail::launch_partitioned_tiles over kernels::pairwise_runs),
+/// with small tiles so that the partition pass, the lead tiles and both side by side all run at
+/// the tests' sizes: runs of `width` merged pairwise, the last pair short or missing its B run.
 TEST_F(StableSort, MergePassMergesRunsPairwiseWithAndWithoutLeadTiles) {
   CORANK_REQUIRE_GPU();
   using shape = corank::cuda::tuning::partitioned_shape<128, 5, 1>;
@@ -314,26 +335,14 @@ TEST_F(StableSort, MergePassMergesRunsPairwiseWithAndWithoutLeadTiles) {
   for (std::size_t width : {320u, 640u, 2560u})
     for (int round = 0; round < 3; ++round) {
       const std::size_t n = round == 0 ? 2 * width * 7 : size(rng);
-      auto keys = random_keys<std::uint32_t>(rng, n, round == 1 ? 16 : 1u << 30);
-      for (std::size_t r = 0; r < n; r += width)
-        std::sort(keys.begin() + r, keys.begin() + std::min(n, r + width));
-      std::vector<std::uint32_t> vals(n), want_keys(n), want_vals(n);
-      std::iota(vals.begin(), vals.end(), 0u);
-      for (std::size_t p = 0; p < n; p += 2 * width) {
-        // The pair's two runs are sorted, so its stable sort is their stable merge.
-        std::vector<std::size_t> order(std::min(n, p + 2 * width) - p);
-        std::iota(order.begin(), order.end(), p);
-        std::stable_sort(order.begin(), order.end(),
-                         [&](std::size_t x, std::size_t y) { return keys[x] < keys[y]; });
-        for (std::size_t i = 0; i < order.size(); ++i)
-          want_keys[p + i] = keys[order[i]], want_vals[p + i] = vals[order[i]];
-      }
+      const pass_case c = merge_pass_case(rng, n, width, 2, round == 1 ? 16 : 1u << 30);
       for (std::optional<std::size_t> lead :
            {std::optional<std::size_t>{}, std::optional<std::size_t>{0},
             std::optional<std::size_t>{1}, std::optional<std::size_t>{5}}) {
         SCOPED_TRACE(testing::Message() << "width " << width << ", n " << n << ", lead "
                                         << (lead ? long(*lead) : -1L));
-        guarded<std::uint32_t> dk(keys), dv(vals), ok(std::vector<std::uint32_t>(n, 0xA5A5A5A5u)),
+        guarded<std::uint32_t> dk(c.keys), dv(c.vals),
+            ok(std::vector<std::uint32_t>(n, 0xA5A5A5A5u)),
             ov(std::vector<std::uint32_t>(n, 0xA5A5A5A5u));
         const corank::cuda::kernels::pairwise_runs<std::uint32_t, std::uint32_t> pass{
             {}, dk.data(), dv.data(), n, width, ok.data(), ov.data()};
@@ -342,10 +351,97 @@ TEST_F(StableSort, MergePassMergesRunsPairwiseWithAndWithoutLeadTiles) {
         CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
         const auto got_keys = ok.result(), got_vals = ov.result();
         for (std::size_t i = 0; i < n; ++i) {
-          ASSERT_EQ(got_keys[i], want_keys[i]) << "key at " << i;
-          ASSERT_EQ(got_vals[i], want_vals[i]) << "value at " << i;
+          ASSERT_EQ(got_keys[i], c.want_keys[i]) << "key at " << i;
+          ASSERT_EQ(got_vals[i], c.want_vals[i]) << "value at " << i;
         }
       }
+    }
+}
+
+/// One four-way pass as the sort runs it (detail::launch_four_way_pass: cuts, then tiles), with
+/// small blocks (320 outputs) so that many groups, samples and tiles run at the tests' sizes:
+/// tiles of one part and of three, widths that the stride divides and that it does not, groups of
+/// fewer or shorter runs at the end, few distinct keys (ties across all four runs), keys only and
+/// pairs.
+TEST_F(StableSort, FourWayPassMergesGroupsOfFourRuns) {
+  CORANK_REQUIRE_GPU();
+  const auto check = [&](auto shape_tag, std::size_t n, std::size_t width, const pass_case& c) {
+    using shape = decltype(shape_tag);
+    SCOPED_TRACE(testing::Message() << "width " << width << ", n " << n << ", parts "
+                                    << shape::parts << ", stride " << shape::stride);
+    guarded<std::uint32_t> dk(c.keys), dv(c.vals), ok(std::vector<std::uint32_t>(n, 0xA5A5A5A5u)),
+        ov(std::vector<std::uint32_t>(n, 0xA5A5A5A5u)),
+        ok2(std::vector<std::uint32_t>(n, 0xA5A5A5A5u));
+    const corank::cuda::kernels::four_way_runs<std::uint32_t, std::uint32_t> pairs{
+        {}, dk.data(), dv.data(), n, width, shape::stride, shape::parts, ok.data(), ov.data()};
+    const corank::cuda::kernels::four_way_runs<std::uint32_t, corank::no_value> keys_only{
+        {}, dk.data(), nullptr, n, width, shape::stride, shape::parts, ok2.data(), nullptr};
+    device_buffer<corank::cuda::detail::sort_cut> cuts(std::max<std::size_t>(pairs.slots(), 1));
+    if (n > 0) {
+      CORANK_ASSERT_CUDA(corank::cuda::detail::launch_four_way_pass<shape>(
+          pairs, cuts.data(), corank::less{}, cudaStream_t(0)));
+      CORANK_ASSERT_CUDA(corank::cuda::detail::launch_four_way_pass<shape>(
+          keys_only, cuts.data(), corank::less{}, cudaStream_t(0)));
+    }
+    CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+    const auto got_keys = ok.result(), got_vals = ov.result(), got_keys2 = ok2.result();
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(got_keys[i], c.want_keys[i]) << "key at " << i;
+      ASSERT_EQ(got_vals[i], c.want_vals[i]) << "value at " << i;
+      ASSERT_EQ(got_keys2[i], c.want_keys[i]) << "key-only pass, key at " << i;
+    }
+  };
+  std::uniform_int_distribution<std::size_t> size(0, 30000);
+  for (std::size_t width : {1u, 37u, 103u, 320u, 1000u, 2560u})
+    for (int round = 0; round < 4; ++round) {
+      const std::size_t n = round == 0 ? 4 * width * 5 : round == 1 ? 2 * width + 3 : size(rng);
+      const pass_case c = merge_pass_case(rng, n, width, 4, round == 2 ? 16 : 1u << 30);
+      check(corank::cuda::tuning::four_way_shape<64, 5, 1>{}, n, width, c);
+      check(corank::cuda::tuning::four_way_shape<64, 5, 3>{}, n, width, c);
+    }
+}
+
+/// A policy with small tiles, so that whole sorts at the tests' sizes make many passes.
+template <int Ways>
+struct small_sort_policy : corank::cuda::tuning::merge_sort_policy<4, 4> {
+  static constexpr int threads = 64, items = 3, pass_threads = 32, merge_ways = Ways;
+  static constexpr std::size_t four_way_from = 1;  // every sort (n >= 2) that makes a pass
+  using four_way = corank::cuda::tuning::four_way_shape<64, 5, 2>;
+};
+
+/// Whole sorts through small tiles (192 keys): four-way passes, an odd number of doublings (a last
+/// pass of two runs) and an even one, and the two-way passes the sort keeps as a variant.
+TEST_F(StableSort, SortsThroughManyFourWayAndTwoWayPasses) {
+  CORANK_REQUIRE_GPU();
+  const auto check = [&](auto policy, std::size_t n, std::uint64_t distinct) {
+    using P = decltype(policy);
+    using layout = corank::cuda::detail::merge_sort_layout<std::uint32_t, std::uint32_t, P>;
+    SCOPED_TRACE(testing::Message() << "ways " << P::merge_ways << ", n " << n << ", two-way pass threads "
+                                    << P::pass_threads);
+    const auto keys = random_keys<std::uint32_t>(rng, n, distinct);
+    std::vector<std::uint32_t> vals(n), want(n);
+    std::iota(vals.begin(), vals.end(), 0u);
+    std::iota(want.begin(), want.end(), 0u);
+    std::stable_sort(want.begin(), want.end(),
+                     [&](std::uint32_t x, std::uint32_t y) { return keys[x] < keys[y]; });
+    guarded<std::uint32_t> dk(keys), dv(vals);
+    device_buffer<unsigned char> temp(layout::bytes(n) + 1);
+    CORANK_ASSERT_CUDA((corank::cuda::detail::merge_sort_run<std::uint32_t, std::uint32_t,
+                                                             corank::less, P>(
+        dk.data(), dv.data(), n, temp.data(), corank::less{}, cudaStream_t(0))));
+    CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+    const auto got_keys = dk.result(), got_vals = dv.result();
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(got_vals[i], want[i]) << "not stable (or not sorted) at " << i;
+      ASSERT_EQ(got_keys[i], keys[want[i]]);
+    }
+  };
+  // 192 x 4^k and 192 x 2 x 4^k (+-1): even and odd doublings.
+  for (std::size_t n : {2u, 191u, 192u, 193u, 385u, 767u, 768u, 769u, 3071u, 3073u, 6145u,
+                        49151u, 49153u, 98305u, 200000u})
+    for (std::uint64_t distinct : {std::uint64_t(1) << 32, std::uint64_t(3)}) {
+      check(small_sort_policy<4>{}, n, distinct);
+      check(small_sort_policy<2>{}, n, distinct);
     }
 }
 
@@ -399,6 +495,17 @@ TEST_F(StableSort, SortsStructKeysWithCustomComparators) {
     for (auto& k : b) k = {rng() % 50, std::uint32_t(rng() % 1000), std::uint32_t(rng())};
     expect_stable_sorts(b, wide_order{});
   }
+}
+
+/// The tuned four-way passes start at merge_sort_policy::four_way_from keys: u32 keys and pairs,
+/// and 8-byte struct keys (8-byte keys take them, with 4-byte values they do not), above it.
+TEST_F(StableSort, SortsLargeArraysThroughFourWayPasses) {
+  using corank::cuda::tuning::merge_sort_policy;
+  const std::size_t n = merge_sort_policy<4, 0>::four_way_from + 4097;
+  expect_stable_sorts(random_keys<std::uint32_t>(rng, n, 1000), corank::less{});
+  std::vector<pair_key> keys(merge_sort_policy<8, 0>::four_way_from + 31);
+  for (auto& k : keys) k = {std::uint32_t(rng() % 5000), std::uint32_t(rng())};
+  expect_stable_sorts(keys, by_hi{});
 }
 
 TEST_F(StableSort, UsesTheCallersTemporaryStorage) {

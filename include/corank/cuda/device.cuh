@@ -1,7 +1,11 @@
-// What the launches size themselves by: facts about the current device.
+// What the launches size themselves by (facts about the current device), and how a kernel that
+// follows a short one in its stream is launched early.
 #pragma once
 
 #include <cuda_runtime.h>
+
+#include <cstddef>
+#include <utility>
 
 namespace corank::cuda::detail {
 
@@ -11,6 +15,25 @@ inline cudaError_t multiprocessor_count(int* sms) {
   const cudaError_t status = cudaGetDevice(&device);
   if (status != cudaSuccess) return status;
   return cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device);
+}
+
+/// Launches `kernel` with programmatic stream serialization (sm_90+): its blocks may become
+/// resident while the previous kernel in `stream` still runs, and wait for it with
+/// block::wait_for_prior_grid() before touching its results, instead of a launch later.
+template <class... Params, class... Args>
+cudaError_t launch_early(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
+                         cudaStream_t stream, Args&&... args) {
+  cudaLaunchAttribute early{};
+  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t launch{};
+  launch.gridDim = grid;
+  launch.blockDim = block;
+  launch.dynamicSmemBytes = smem;
+  launch.stream = stream;
+  launch.attrs = &early;
+  launch.numAttrs = 1;
+  return cudaLaunchKernelEx(&launch, kernel, std::forward<Args>(args)...);
 }
 
 }  // namespace corank::cuda::detail

@@ -184,27 +184,20 @@ cudaError_t launch_partitioned_tiles(const Problem& p, unsigned threads,
     lead_tiles = defaults::lead_bytes_per_sm * std::size_t(sms) / tile_input_bytes;
   }
   const std::size_t lead = *lead_tiles;
-  cudaLaunchConfig_t launch{};
-  launch.gridDim = dim3(unsigned(tiles));
-  launch.blockDim = dim3(threads);
-  launch.dynamicSmemBytes = smem_t::bytes(tile);
-  launch.stream = stream;
-  if (tiles <= 1 || tiles <= lead)  // every block searches its own co-ranks: no pass
-    return cudaLaunchKernelEx(&launch, kernel, p, tiles, comp);
+  const dim3 grid{unsigned(tiles)}, block{threads};
+  const std::size_t smem = smem_t::bytes(tile);
+  if (tiles <= 1 || tiles <= lead) {  // every block searches its own co-ranks: no pass
+    kernel<<<grid, block, smem, stream>>>(p, tiles, comp);
+    return cudaGetLastError();
+  }
   constexpr unsigned pt = defaults::partition_threads;
   const std::size_t searched = tiles - (lead > 1 ? lead : 1);  // boundaries the pass finds
   kernels::merge_partition<<<unsigned((searched + pt - 1) / pt), pt, 0, stream>>>(p, tile, tiles,
                                                                                   lead, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   // Launched early, while the partition pass runs: the lead blocks merge meanwhile, the others are
-  // resident and waiting when the pass ends, instead of a launch later
-  // (block::wait_for_prior_grid).
-  cudaLaunchAttribute early{};
-  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  early.val.programmaticStreamSerializationAllowed = 1;
-  launch.attrs = &early;
-  launch.numAttrs = 1;
-  return cudaLaunchKernelEx(&launch, kernel, p, lead, comp);
+  // resident and waiting when the pass ends.
+  return launch_early(kernel, grid, block, smem, stream, p, lead, comp);
 }
 
 /// The partitioned scheme of `automatic`.

@@ -9,19 +9,23 @@
 // Preconditions: device pointers; comp a strict weak order callable on the device. Stable: keys
 // that compare equal keep their input order (values too). Any n (64-bit). Keys and values
 // trivially copyable, up to 16 bytes. Asynchronous on `stream`; the temporary storage (a second
-// array of keys and values, stable_sort_temp_bytes) is stream-ordered
+// array of keys and values, and the four-way passes' cuts: stable_sort_temp_bytes) is stream-ordered
 // (cudaMallocAsync) or the caller's.
 // Work: O(n log n): a tile sort (odd-even transposition in registers, then merges in shared
-// memory), then ceil(log2(n / tile)) merge passes, each the production merge's partitioned scheme
-// (a partition pass by co-rank, one tile per block) over every pair of runs at once.
+// memory), then merge passes over the whole array: from a few million keys (keys and values of up
+// to 8 bytes) ceil(log4(n / tile)) four-way passes, each a cut pass at samples
+// (four_way_split.hpp) and one tile of parts per block; otherwise ceil(log2(n / tile)) two-way
+// passes, each the production merge's partitioned scheme over every pair of runs at once.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <limits>
 #include <type_traits>
 
 #include "corank/cuda/bitonic_sort.cuh"
+#include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
 #include "corank/cuda/kernels/merge_sort.cuh"
 #include "corank/cuda/merge.cuh"
@@ -31,33 +35,95 @@
 namespace corank::cuda {
 namespace detail {
 
+/// A four-way pass's cut (four_way_split.hpp), one per sample.
+using sort_cut = four_way_split<std::size_t>;
+
+/// The tuned policy for keys and values of these sizes.
 template <class Key, class Value>
+using sort_policy =
+    tuning::merge_sort_policy<sizeof(Key), std::is_same_v<Value, block::no_value> ? 0 : sizeof(Value)>;
+
+/// Keys per tile of the tile sort: the runs the first merge pass starts from.
+template <class Policy>
+constexpr std::size_t tile_items = std::size_t(Policy::threads) * Policy::items;
+
+/// A four-way pass over runs of `width` (its cuts in temporary storage).
+template <class Key, class Value, class Policy>
+kernels::four_way_runs<Key, Value> four_way_pass(const Key* keys, const Value* vals, std::size_t n,
+                                                 std::size_t width, Key* keys_out,
+                                                 Value* vals_out) {
+  using shape = typename Policy::four_way;
+  return {{}, keys, vals, n, width, shape::stride, shape::parts, keys_out, vals_out};
+}
+
+/// The temporary storage: a second array of keys and of values, and the four-way passes' cuts.
+template <class Key, class Value, class Policy = sort_policy<Key, Value>>
 struct merge_sort_layout {
   static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
-  using policy = tuning::merge_sort_policy<sizeof(Key), has_values ? sizeof(Value) : 0>;
   static std::size_t round16(std::size_t b) { return (b + 15) / 16 * 16; }
   static std::size_t key_bytes(std::size_t n) { return round16(n * sizeof(Key)); }
   static std::size_t value_bytes(std::size_t n) {
     return has_values ? round16(n * sizeof(Value)) : 0;
   }
-  static std::size_t bytes(std::size_t n) { return key_bytes(n) + value_bytes(n); }
+  /// Four-way passes for n keys (else two-way).
+  static bool four_way(std::size_t n) { return Policy::merge_ways == 4 && n >= Policy::four_way_from; }
+  static std::size_t cut_bytes(std::size_t n) {
+    std::size_t most = 0;
+    if (four_way(n))
+      for (std::size_t width = tile_items<Policy>; width < n; width *= 4) {
+        const std::size_t slots =
+            four_way_pass<Key, Value, Policy>(nullptr, nullptr, n, width, nullptr, nullptr).slots();
+        most = slots > most ? slots : most;
+      }
+    return most * sizeof(sort_cut);
+  }
+  static std::size_t bytes(std::size_t n) { return key_bytes(n) + value_bytes(n) + cut_bytes(n); }
 };
 
-/// The sort with a given block shape (threads, items); the entry points pass the tuned one.
+/// One four-way pass: the cuts (four_way_partition), then one tile per block, launched early so
+/// its blocks are resident and waiting when the cuts are done (block::wait_for_prior_grid).
+template <class Shape, class Problem, class Compare>
+cudaError_t launch_four_way_pass(const Problem& p, sort_cut* cuts,
+                                 Compare comp, cudaStream_t stream) {
+  using K = typename Problem::key_type;
+  using V = typename Problem::value_type;
+  constexpr std::size_t smem =
+      kernels::four_way_smem<Problem::has_values, K, V>::bytes(std::size_t(Shape::threads) * Shape::items);
+  const auto kernel = kernels::four_way_merge_tiles<Shape, Problem, Compare>;
+  static const cudaError_t configured =
+      smem > 48 * 1024
+          ? cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem))
+          : cudaSuccess;
+  CORANK_CUDA_TRY(configured);
+  const std::size_t slots = p.slots(), tiles = p.tiles();
+  if (slots > std::size_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
+  constexpr unsigned pt = tuning::automatic_defaults::partition_threads;
+  kernels::four_way_partition<<<unsigned((slots + pt - 1) / pt), pt, 0, stream>>>(p, cuts, comp);
+  CORANK_CUDA_TRY(cudaGetLastError());
+  return launch_early(kernel, dim3(unsigned(tiles)), dim3(Shape::threads), smem, stream, p,
+                      static_cast<const sort_cut*>(cuts), comp);
+}
+
+/// The sort with a given policy (tile shape, merge ways); the entry points pass the tuned one.
 template <class Key, class Value, class Compare,
-          class Policy = typename merge_sort_layout<Key, Value>::policy>
+          class Policy = sort_policy<Key, Value>>
 cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Compare comp,
                            cudaStream_t stream) {
-  using layout = merge_sort_layout<Key, Value>;
+  using layout = merge_sort_layout<Key, Value, Policy>;
   constexpr int NT = Policy::threads, VT = Policy::items;
-  constexpr std::size_t tile = std::size_t(NT) * VT;
+  static_assert(Policy::merge_ways == 2 || Policy::merge_ways == 4, "two-way or four-way passes");
+  const bool four_way = layout::four_way(n);
+  const std::size_t ways = four_way ? 4 : 2;
+  constexpr std::size_t tile = tile_items<Policy>;
   auto* bytes = static_cast<unsigned char*>(temp);
   Key* keys_tmp = reinterpret_cast<Key*>(bytes);
   Value* vals_tmp = reinterpret_cast<Value*>(bytes + layout::key_bytes(n));
+  auto* cuts = reinterpret_cast<sort_cut*>(
+      bytes + layout::key_bytes(n) + layout::value_bytes(n));
   const std::size_t tiles = (n + tile - 1) / tile;
   if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
   int passes = 0;
-  for (std::size_t width = tile; width < n; width *= 2) ++passes;
+  for (std::size_t width = tile; width < n; width *= ways) ++passes;
   // Ping-pong so that the last pass writes into `keys`.
   Key* src_k = passes % 2 ? keys_tmp : keys;
   Value* src_v = passes % 2 ? vals_tmp : vals;
@@ -66,13 +132,17 @@ cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Co
   kernels::merge_sort_tiles<NT, VT>
       <<<unsigned(tiles), NT, 0, stream>>>(keys, vals, src_k, src_v, n, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
-  // Each pass: a partition pass and one tile per block, as the production merge's partitioned
-  // scheme, every pair of runs a merge of its own.
-  using pass_shape = tuning::partitioned_shape<NT, VT, 1>;
-  for (std::size_t width = tile; width < n; width *= 2) {
-    const kernels::pairwise_runs<Key, Value> pass{{}, src_k, src_v, n, width, dst_k, dst_v};
-    CORANK_CUDA_TRY(launch_partitioned_tiles<pass_shape>(pass, Policy::pass_threads, std::nullopt,
-                                                         comp, stream));
+  for (std::size_t width = tile; width < n; width *= ways) {
+    if (four_way) {
+      const auto pass = four_way_pass<Key, Value, Policy>(src_k, src_v, n, width, dst_k, dst_v);
+      CORANK_CUDA_TRY((launch_four_way_pass<typename Policy::four_way>(pass, cuts, comp, stream)));
+    } else {
+      // The production merge's partitioned scheme, every pair of runs a merge of its own.
+      const kernels::pairwise_runs<Key, Value> pass{{}, src_k, src_v, n, width, dst_k, dst_v};
+      using pass_shape = tuning::partitioned_shape<NT, VT, 1>;
+      CORANK_CUDA_TRY(launch_partitioned_tiles<pass_shape>(pass, Policy::pass_threads, std::nullopt,
+                                                           comp, stream));
+    }
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);
   }

@@ -168,17 +168,9 @@ cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool s
       offsets, p, Shape::tile, std::int64_t(tiles), heads);
   cudaError_t launched = cudaGetLastError();
   if (launched == cudaSuccess) {
-    cudaLaunchAttribute early{};
-    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    early.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t launch{};
-    launch.gridDim = dim3(unsigned(tiles));
-    launch.blockDim = dim3(Shape::threads);
-    launch.stream = stream;
-    launch.attrs = &early;
-    launch.numAttrs = 1;
-    launched = cudaLaunchKernelEx(&launch, kernel, src, out, count, offsets, p, op, init, state,
-                                  static_cast<const std::int64_t*>(heads), aligned);
+    launched = launch_early(kernel, dim3(unsigned(tiles)), dim3(Shape::threads), 0, stream, src,
+                            out, count, offsets, p, op, init, state,
+                            static_cast<const std::int64_t*>(heads), aligned);
   }
   if (!workspace) CORANK_CUDA_TRY(cudaFreeAsync(memory, stream));
   return launched;

@@ -1,12 +1,17 @@
-// The first kernel of the stable merge sort (merge_sort.cuh): sort each tile. The merge passes
-// that follow are the production merge's partitioned kernels over kernels::pairwise_runs.
+// The kernels of the stable merge sort (merge_sort.cuh): sort each tile, then merge passes.
+// Two-way passes are the production merge's partitioned kernels over kernels::pairwise_runs;
+// four-way passes (half as many passes over memory) are four_way_partition and
+// four_way_merge_tiles below, cut at samples (four_way_split.hpp).
 #pragma once
 
 #include <cstddef>
 #include <type_traits>
 
 #include "corank/cuda/block/bitonic_network.cuh"
+#include "corank/cuda/block/load_store.cuh"
 #include "corank/cuda/block/merge_sort.cuh"
+#include "corank/cuda/kernels/merge.cuh"
+#include "corank/four_way_split.hpp"
 #include "corank/merge_path.hpp"
 
 namespace corank::cuda::kernels {
@@ -61,6 +66,209 @@ __global__ void __launch_bounds__(NT)
     keys_out[start + i] = smem.keys[i];
     if constexpr (has_values) vals_out[start + i] = s_vals[i];
   }
+}
+
+// ---- four-way passes ---------------------------------------------------------------------------
+
+/// A four-way merge sort pass: the runs of `width` of keys[0, n) merged four at a time into
+/// keys_out, each group of four runs (A, B, C, D; the last group may hold fewer, shorter ones) cut
+/// before every `stride`-th element of AB and of CD (four_way_split.hpp), a tile taking `parts`
+/// consecutive parts. Each group has cut_slots() slots for its cuts, in output order.
+template <class K, class V>
+struct four_way_runs : problem_types<K, V> {
+  const K* keys;
+  const V* vals;
+  std::size_t n, width, stride, parts;
+  K* keys_out;
+  V* vals_out;
+
+  struct group_runs {
+    std::size_t base;
+    four_runs<const K*, std::size_t> keys;
+    const V* vals[4];
+  };
+
+  __host__ __device__ std::size_t groups() const { return (n + 4 * width - 1) / (4 * width); }
+  /// Samples of one kind in the largest group (AB holds up to 2 x width, and no more than n).
+  __host__ __device__ std::size_t kind_samples() const {
+    const std::size_t most = 2 * width < n ? 2 * width : n;
+    return (most + stride - 1) / stride;
+  }
+  __host__ __device__ std::size_t cut_slots() const { return 2 * kind_samples(); }
+  __host__ __device__ std::size_t tiles_per_group() const {
+    return (cut_slots() + parts - 1) / parts;
+  }
+  __host__ __device__ std::size_t slots() const { return groups() * cut_slots(); }
+  __host__ __device__ std::size_t tiles() const { return groups() * tiles_per_group(); }
+
+  __device__ group_runs group(std::size_t g) const {
+    const std::size_t base = g * 4 * width;
+    std::size_t start[5];
+    for (int r = 0; r < 5; ++r) start[r] = min(base + r * width, n);
+    group_runs runs{base,
+                    {keys + start[0], keys + start[1], keys + start[2], keys + start[3],
+                     start[1] - start[0], start[2] - start[1], start[3] - start[2],
+                     start[4] - start[3]},
+                    {}};
+    for (int r = 0; r < 4; ++r)
+      runs.vals[r] = problem_types<K, V>::has_values ? vals + start[r] : nullptr;
+    return runs;
+  }
+};
+
+/// The four-way pass's cuts: thread j takes sample j (a group's AB samples, then its CD samples),
+/// finds the cut before it (one co-rank, then two grid searches stepped together) and stores it
+/// at its place in output order (sorted_index).
+template <class Problem, class Compare>
+__global__ void four_way_partition(Problem p, four_way_split<std::size_t>* cuts, Compare comp) {
+  block::allow_dependent_launch();
+  const std::size_t sample = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (sample >= p.slots()) return;
+  const std::size_t group = sample / p.cut_slots(), in_group = sample % p.cut_slots();
+  const bool cd = in_group >= p.kind_samples();
+  const std::size_t index = cd ? in_group - p.kind_samples() : in_group;
+  const auto runs = p.group(group).keys;
+  const auto grid = sample_grid<std::size_t>::of(runs, p.stride);
+  if (index >= grid.samples(cd)) return;  // past a short group's samples
+  const four_way_split<std::size_t> c = split_before_sample(runs, p.stride, cd, index, comp);
+  cuts[group * p.cut_slots() + sorted_index(grid, cd, index, c)] = c;
+}
+
+/// Shared memory of four_way_merge_tiles for tiles of up to `tile` outputs: one stage of keys and
+/// one of values, which hold in turn the four input pieces, the merged AB and CD side by side,
+/// and the output.
+template <bool HasValues, class K, class V>
+struct four_way_smem {
+  // Slack: per pair of pieces, A's shift, the gap to B's own shift, one readable slot past B and
+  // the gap to the next vector. A whole number of 16-byte vectors and of elements.
+  __host__ __device__ static constexpr std::size_t items(std::size_t tile, int per_vector) {
+    return (tile + 8 * per_vector + 15) / 16 * 16;
+  }
+  __host__ __device__ static constexpr std::size_t key_items(std::size_t tile) {
+    return items(tile, block::vector_items<K>);
+  }
+  __host__ __device__ static constexpr std::size_t bytes(std::size_t tile) {
+    return key_items(tile) * sizeof(K) +
+           (HasValues ? items(tile, block::vector_items<V>) * sizeof(V) : 0);
+  }
+};
+
+/// One tile of a four-way pass per block: `parts` consecutive parts of a group, from sorted cut
+/// q to cut q + parts (or the group's end). Loads the pieces of A and B, then those of C and D,
+/// into one stage (cp.async, each pair laid out as the two-way merge lays out its tile); merges A
+/// with B and C with D into registers (threads split between the two by their outputs, Items each)
+/// and writes the two results back side by side; merges those into registers, and stores through
+/// the stage with 16-byte stores. Odd Items keep each thread's run in shared memory free of bank
+/// conflicts.
+template <class Shape, class Problem, class Compare>
+__global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
+    four_way_merge_tiles(Problem p, const four_way_split<std::size_t>* cuts, Compare comp) {
+  using K = typename Problem::key_type;
+  using V = typename Problem::value_type;
+  constexpr bool HasValues = Problem::has_values;
+  constexpr int NT = Shape::threads, VT = Shape::items;
+  using smem_t = four_way_smem<HasValues, K, V>;
+  using cut = four_way_split<std::size_t>;
+  extern __shared__ __align__(16) unsigned char smem[];
+  __shared__ cut bounds[2];
+  const int tid = int(threadIdx.x);
+  const std::size_t group = blockIdx.x / p.tiles_per_group();
+  const std::size_t first = blockIdx.x % p.tiles_per_group() * Shape::parts;
+  const auto runs = p.group(group);
+  const std::size_t samples = sample_grid<std::size_t>::of(runs.keys, Shape::stride).samples();
+  if (first >= samples) return;  // past a short group's cuts
+  block::wait_for_prior_grid();  // the cuts (four_way_partition, launched before)
+  if (tid < 2) {
+    const std::size_t q = first + (tid ? Shape::parts : 0);
+    bounds[tid] = q < samples ? cuts[group * p.cut_slots() + q] : runs.keys.end();
+  }
+  __syncthreads();
+  const cut c0 = bounds[0], c1 = bounds[1];
+
+  K* sk = reinterpret_cast<K*>(smem);
+  V* sv = reinterpret_cast<V*>(smem + smem_t::key_items(std::size_t(NT) * VT) * sizeof(K));
+  const tile_layout<K, V> ab(c0.a + c0.b, c1.a + c1.b, c0.a, c1.a, runs.keys.a, runs.keys.b,
+                             runs.vals[0], runs.vals[1]);
+  const tile_layout<K, V> cd(c0.c + c0.d, c1.c + c1.d, c0.c, c1.c, runs.keys.c, runs.keys.d,
+                             runs.vals[2], runs.vals[3]);
+  // C and D's pieces start at the first vector boundary past B's readable end slot.
+  const auto past_b = [](int b_start, int count_b, int per_vector) {
+    return (b_start + count_b + per_vector) / per_vector * per_vector;
+  };
+  const int cd_keys = past_b(ab.kb, ab.count_b, block::vector_items<K>);
+  const int cd_vals = HasValues ? past_b(ab.vb, ab.count_b, block::vector_items<V>) : 0;
+  const auto load = [&](const tile_layout<K, V>& l, const K* ka, const K* kb, const V* va,
+                        const V* vb, int key_at, int val_at) {
+    block::copy_ranges_async(block::vector_range<K>(ka + l.a0, sk + key_at + l.ka, l.count_a),
+                             block::vector_range<K>(kb + l.b0, sk + key_at + l.kb, l.count_b),
+                             tid, NT);
+    if constexpr (HasValues)
+      block::copy_ranges_async(block::vector_range<V>(va + l.a0, sv + val_at + l.va, l.count_a),
+                               block::vector_range<V>(vb + l.b0, sv + val_at + l.vb, l.count_b),
+                               tid, NT);
+  };
+  load(ab, runs.keys.a, runs.keys.b, runs.vals[0], runs.vals[1], 0, 0);
+  load(cd, runs.keys.c, runs.keys.d, runs.vals[2], runs.vals[3], cd_keys, cd_vals);
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  __syncthreads();
+
+  // A with B, C with D: the first threads take AB's outputs, Items each, the next ones CD's.
+  // Results go back as AB then CD: sk[0, n_ab + n_cd).
+  const int n_ab = ab.count_a + ab.count_b, n_cd = cd.count_a + cd.count_b, total = n_ab + n_cd;
+  const int ab_threads = (n_ab + VT - 1) / VT;
+  const bool on_cd = tid >= ab_threads;
+  const int local = on_cd ? tid - ab_threads : tid, count = on_cd ? n_cd : n_ab;
+  const int out = (on_cd ? n_ab : 0) + local * VT;
+  K keys[VT];
+  int from[VT];
+  [[maybe_unused]] V vals[HasValues ? VT : 1];
+  if (local * VT < count) {
+    const tile_layout<K, V> l = on_cd ? cd : ab;
+    merge_staged_run<VT>(sk + (on_cd ? cd_keys : 0), l, local, keys, from, comp);
+    if constexpr (HasValues)
+#pragma unroll
+      for (int j = 0; j < VT; ++j)
+        if (local * VT + j < count) vals[j] = sv[(on_cd ? cd_vals : 0) + l.value_slot(from[j])];
+  }
+  __syncthreads();  // every input is merged into registers
+  if (local * VT < count)
+#pragma unroll
+    for (int j = 0; j < VT; ++j)
+      if (local * VT + j < count) {
+        sk[out + j] = keys[j];
+        if constexpr (HasValues) sv[out + j] = vals[j];
+      }
+  __syncthreads();
+
+  // The two halves into registers, Items outputs per thread from one co-rank.
+  const int diag = min(tid * VT, total);
+  const int i = co_rank<true>(diag, sk, n_ab, sk + n_ab, n_cd, comp);
+  serial_merge_registers<VT>(sk, i, n_ab, n_ab + diag - i, total, keys, from, comp);
+  if constexpr (HasValues)
+#pragma unroll
+    for (int j = 0; j < VT; ++j)
+      if (tid * VT + j < total) vals[j] = sv[from[j]];
+  __syncthreads();  // every output is in registers: the stage becomes the output stage
+
+  const std::size_t out_at = runs.base + c0.position();
+  const int ko = block::congruent_shift(p.keys_out + out_at);
+#pragma unroll
+  for (int j = 0; j < VT; ++j)
+    if (tid * VT + j < total) sk[ko + tid * VT + j] = keys[j];
+  int vo = 0;
+  if constexpr (HasValues) {
+    vo = block::congruent_shift(p.vals_out + out_at);
+#pragma unroll
+    for (int j = 0; j < VT; ++j)
+      if (tid * VT + j < total) sv[vo + tid * VT + j] = vals[j];
+  }
+  __syncthreads();
+  constexpr int key_iters = (VT + block::vector_items<K> - 1) / block::vector_items<K> + 1;
+  constexpr int val_iters = (VT + block::vector_items<V> - 1) / block::vector_items<V> + 1;
+  block::copy_range<key_iters>(sk + ko, p.keys_out + out_at, total, tid, NT);
+  if constexpr (HasValues)
+    block::copy_range<val_iters>(sv + vo, p.vals_out + out_at, total, tid, NT);
 }
 
 }  // namespace corank::cuda::kernels

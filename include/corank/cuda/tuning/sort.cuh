@@ -77,9 +77,24 @@ struct segmented_policy {
 
 namespace corank::cuda::tuning {
 
-/// Stable merge sort: tiles of threads x items sorted in one kernel, then one pass per doubling
-/// of the run width. Odd item counts keep each thread's run in shared memory free of bank
-/// conflicts.
+/// A four-way merge pass's block (kernels::four_way_merge_tiles): tiles of Parts consecutive parts,
+/// cut every `stride` elements of AB and of CD, fewer than (Parts + 2) x stride outputs; stride is
+/// the largest that keeps a tile within Threads x Items outputs and each of its two first-stage
+/// merges within whole threads (2 x Items to spare).
+template <int Threads, int Items, int Parts, int MinBlocks = 1>
+struct four_way_shape {
+  static constexpr int threads = Threads;
+  static constexpr int items = Items;
+  static constexpr int min_blocks = MinBlocks;
+  static constexpr std::size_t parts = Parts;
+  static constexpr std::size_t stride = (std::size_t(Threads) * Items - 2 * Items) / (Parts + 2);
+  static_assert(stride > 0, "a tile of Parts parts needs Threads x Items >= (Parts + 4) x Items");
+};
+
+/// Stable merge sort: tiles of threads x items sorted in one kernel, then merge passes: four-way
+/// (one pass per quadrupling of the run width, the last one of two runs when the doublings are
+/// odd) from four_way_from keys on when merge_ways = 4, else two-way (one pass per doubling).
+/// Odd item counts keep each thread's run in shared memory free of bank conflicts.
 template <std::size_t KeyBytes, std::size_t ValueBytes>
 struct merge_sort_policy {
   // Larger tiles mean fewer merge passes (10M u32: 11 with 7680-key tiles, 12 with 3840); static
@@ -98,6 +113,20 @@ struct merge_sort_policy {
   // / 5.28 with 256, 0.508 / 5.42 with 128; u32 pairs 0.948 / 10.29 with 256, 0.925 / 10.31 with
   // 128, 0.937 / 10.81 with 64.
   static constexpr int pass_threads = threads / 2;
+  // Four-way passes halve the passes over memory; their cut pass costs a latency chain of two
+  // searches (30 us at 10M) and random reads (0.10-0.14 ms at 100M), so below a few million keys
+  // the two-way passes win. H100, u32 keys 1M / 10M / 100M: two-way 0.079 / 0.520 / 5.28 ms;
+  // four-way 256 x 31, 6 parts per tile, 4 blocks per multiprocessor: 0.486 at 10M, 4.57 at 100M
+  // (3 blocks: 0.514 / 4.96; 256 x 23, 4 parts: 0.117 at 1M, 0.57 / 5.7; 256 x 39, 8 parts: 0.501 /
+  // 4.64; 512 x 23, 8 parts: 0.66 / 6.7). u32 pairs: two-way 0.936 / 10.30; 256 x 21, 6 parts, 3
+  // blocks: 0.855 / 8.94 (4 parts: 0.895 / 9.17; 256 x 15, 8 parts: 1.03 / 11.7). Keys and
+  // values wider than 8 bytes were not measured with four-way passes: they keep two-way ones.
+  // Crossover (same shapes, one run): u32 keys 4M 0.239 against 0.205 ms two-way, 6M 0.351
+  // against 0.323; u32 pairs 3M 0.321 against 0.316, 4M 0.409 against 0.426, 6M 0.595 against 0.637.
+  static constexpr int merge_ways = narrow ? 4 : 2;
+  static constexpr std::size_t four_way_from = std::size_t(keys_only_narrow ? 8 : 4) << 20;
+  using four_way = std::conditional_t<keys_only_narrow, four_way_shape<256, 31, 6, 4>,
+                                      four_way_shape<256, narrow ? 21 : 7, narrow ? 6 : 2, 3>>;
   static constexpr int items = keys_only_narrow          ? 23
                                : narrow && KeyBytes <= 4 ? 21
                                : narrow                  ? 15
