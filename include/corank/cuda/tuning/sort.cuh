@@ -118,15 +118,17 @@ struct merge_sort_policy {
   // the two-way passes win. H100, u32 keys 1M / 10M / 100M: two-way 0.079 / 0.520 / 5.28 ms;
   // four-way 256 x 31, 6 parts per tile, 4 blocks per multiprocessor: 0.486 at 10M, 4.57 at 100M
   // (3 blocks: 0.514 / 4.96; 256 x 23, 4 parts: 0.117 at 1M, 0.57 / 5.7; 256 x 39, 8 parts: 0.501 /
-  // 4.64; 512 x 23, 8 parts: 0.66 / 6.7). u32 pairs: two-way 0.936 / 10.30; 256 x 21, 6 parts, 3
-  // blocks: 0.855 / 8.94 (4 parts: 0.895 / 9.17; 256 x 15, 8 parts: 1.03 / 11.7). Keys and
-  // values wider than 8 bytes were not measured with four-way passes: they keep two-way ones.
+  // 4.64; 256 x 35, 6 parts: 0.502 / 4.44; 5 parts: 0.510 / 4.57; 4 parts: 0.505 / 4.62; 512 x
+  // 23, 8 parts: 0.66 / 6.7). u32 pairs: two-way 0.936 / 10.30; 256 x 23, 6 parts, 3 blocks (12
+  // bytes spilled): 0.845 / 8.65; 256 x 21: 0.856 / 8.94 (5 parts: 0.864 / 8.87; 4 parts: 0.895 /
+  // 9.17; 256 x 15, 8 parts: 1.03 / 11.7). Keys and values wider than 8 bytes were not measured
+  // with four-way passes: they keep two-way ones.
   // Crossover (same shapes, one run): u32 keys 4M 0.239 against 0.205 ms two-way, 6M 0.351
   // against 0.323; u32 pairs 3M 0.321 against 0.316, 4M 0.409 against 0.426, 6M 0.595 against 0.637.
   static constexpr int merge_ways = narrow ? 4 : 2;
   static constexpr std::size_t four_way_from = std::size_t(keys_only_narrow ? 8 : 4) << 20;
   using four_way = std::conditional_t<keys_only_narrow, four_way_shape<256, 31, 6, 4>,
-                                      four_way_shape<256, narrow ? 21 : 7, narrow ? 6 : 2, 3>>;
+                                      four_way_shape<256, narrow ? 23 : 7, narrow ? 6 : 2, 3>>;
   static constexpr int items = keys_only_narrow          ? 23
                                : narrow && KeyBytes <= 4 ? 21
                                : narrow                  ? 15
