@@ -382,6 +382,11 @@ TEST_F(StableSort, FourWayPassMergesGroupsOfFourRuns) {
           pairs, cuts.data(), corank::less{}, cudaStream_t(0)));
       CORANK_ASSERT_CUDA(corank::cuda::detail::launch_four_way_pass<shape>(
           keys_only, cuts.data(), corank::less{}, cudaStream_t(0)));
+      auto other_stride = pairs;  // a problem cut for another shape is refused
+      other_stride.stride += 1;
+      EXPECT_EQ(corank::cuda::detail::launch_four_way_pass<shape>(other_stride, cuts.data(),
+                                                                  corank::less{}, cudaStream_t(0)),
+                cudaErrorInvalidValue);
     }
     CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
     const auto got_keys = ok.result(), got_vals = ov.result(), got_keys2 = ok2.result();

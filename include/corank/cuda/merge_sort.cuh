@@ -95,6 +95,7 @@ cudaError_t launch_four_way_pass(const Problem& p, sort_cut* cuts,
           ? cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem))
           : cudaSuccess;
   CORANK_CUDA_TRY(configured);
+  if (p.stride != Shape::stride || p.parts != Shape::parts) return cudaErrorInvalidValue;
   const std::size_t slots = p.slots(), tiles = p.tiles();
   if (slots > std::size_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
   constexpr unsigned pt = tuning::automatic_defaults::partition_threads;

@@ -159,7 +159,8 @@ struct four_way_smem {
 /// with B and C with D into registers (threads split between the two by their outputs, Items each)
 /// and writes the two results back side by side; merges those into registers, and stores through
 /// the stage with 16-byte stores. Odd Items keep each thread's run in shared memory free of bank
-/// conflicts.
+/// conflicts. The problem's stride and parts are the Shape's (launch_four_way_pass checks), known
+/// here at compile time.
 template <class Shape, class Problem, class Compare>
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     four_way_merge_tiles(Problem p, const four_way_split<std::size_t>* cuts, Compare comp) {
