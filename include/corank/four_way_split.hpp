@@ -49,25 +49,33 @@ struct sample_grid {
   CORANK_HD Size samples() const { return ab_samples + cd_samples; }
 };
 
+/// The cut just before element k of the stable merge of x and y (k < nx + ny), with the elements
+/// of u and v that come before it: on ties u and v come after it (UBefore = false: lower bounds) or
+/// before it (UBefore = true: upper bounds). Returns {taken from x, y, u, v}.
+template <bool UBefore, class It, class Size, class Compare>
+CORANK_HD four_way_split<Size> split_before_pair_element(It x, Size nx, It y, Size ny, It u, Size nu,
+                                                         It v, Size nv, Size k, Compare comp) {
+  const Size i = co_rank_on_grid(k, x, nx, y, ny, comp), j = k - i;
+  const auto key = i < nx && (j >= ny || !comp(y[j], x[i])) ? x[i] : y[j];
+  const rank_pair<Size> uv = ranks_on_grid<UBefore>(u, nu, v, nv, key, comp);
+  return {i, j, uv.x, uv.y};
+}
+
 /// The cut just before AB sample k (k < |AB|, AB's k-th element): CD's elements equal to it come
 /// after it, so C and D give those strictly less.
 template <class It, class Size, class Compare>
 CORANK_HD four_way_split<Size> split_before_ab(const four_runs<It, Size>& r, Size k,
                                                Compare comp) {
-  const Size a = co_rank_on_grid(k, r.a, r.na, r.b, r.nb, comp), b = k - a;
-  const auto key = a < r.na && (b >= r.nb || !comp(r.b[b], r.a[a])) ? r.a[a] : r.b[b];
-  const rank_pair<Size> cd = ranks_on_grid<false>(r.c, r.nc, r.d, r.nd, key, comp);
-  return {a, b, cd.x, cd.y};
+  return split_before_pair_element<false>(r.a, r.na, r.b, r.nb, r.c, r.nc, r.d, r.nd, k, comp);
 }
 
 /// The cut just before CD sample k (k < |CD|): AB's elements equal to it come before it.
 template <class It, class Size, class Compare>
 CORANK_HD four_way_split<Size> split_before_cd(const four_runs<It, Size>& r, Size k,
                                                Compare comp) {
-  const Size c = co_rank_on_grid(k, r.c, r.nc, r.d, r.nd, comp), d = k - c;
-  const auto key = c < r.nc && (d >= r.nd || !comp(r.d[d], r.c[c])) ? r.c[c] : r.d[d];
-  const rank_pair<Size> ab = ranks_on_grid<true>(r.a, r.na, r.b, r.nb, key, comp);
-  return {ab.x, ab.y, c, d};
+  const four_way_split<Size> s =
+      split_before_pair_element<true>(r.c, r.nc, r.d, r.nd, r.a, r.na, r.b, r.nb, k, comp);
+  return {s.c, s.d, s.a, s.b};
 }
 
 /// The cut before sample `index` of AB (cd = false) or CD (cd = true).

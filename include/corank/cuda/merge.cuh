@@ -213,7 +213,7 @@ cudaError_t launch_partitioned(const K* a, const V* va, std::size_t m, const K* 
                                                       : policy::partitioned_threads;
   if (threads < 32 || threads > unsigned(shape::max_threads) || threads % 32)
     return cudaErrorInvalidValue;
-  const kernels::single_merge<K, V> problem{{}, a, va, m, b, vb, n, out, vo};
+  const kernels::single_merge<K, V> problem{{}, {0, a, va, m, b, vb, n}, out, vo};
   return launch_partitioned_tiles<shape>(problem, threads, lead_tiles, comp, stream);
 }
 

@@ -383,21 +383,14 @@ struct problem_types {
   static constexpr bool has_values = !std::is_same_v<V, no_value>;
 };
 
-/// What the partitioned kernels merge: one merge of A and B into the output.
+/// What the partitioned kernels merge: one merge of A and B (a segment at base 0) into the output.
 template <class K, class V>
 struct single_merge : problem_types<K, V> {
-  const K* keys_a;
-  const V* vals_a;
-  std::size_t m;
-  const K* keys_b;
-  const V* vals_b;
-  std::size_t n;
+  merge_segment<K, V> inputs;
   K* keys_out;
   V* vals_out;
-  __host__ __device__ std::size_t total() const { return m + n; }
-  __device__ merge_segment<K, V> segment(std::size_t) const {
-    return {0, keys_a, vals_a, m, keys_b, vals_b, n};
-  }
+  __host__ __device__ std::size_t total() const { return inputs.m + inputs.n; }
+  __device__ merge_segment<K, V> segment(std::size_t) const { return inputs; }
 };
 
 /// Or a merge sort pass: the runs of `width` of keys[0, n) merged pairwise into keys_out, each pair
