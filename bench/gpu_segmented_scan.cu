@@ -165,7 +165,7 @@ report run_gpu_spmv_scan_bench(const gpu_scan_bench_config& config) {
   if (names.empty())
     for (const auto& s : data::study_matrices()) names.push_back(s.name);
   const timing_config& cfg = config.timing;
-  progress bar(int(1 + names.size() * (2 + algorithms(config.studied).size())),
+  progress bar(int(1 + names.size() * (3 + algorithms(config.studied).size())),
                config.show_progress);
   bar.step("gpu spmv-scan: device copy");
   add_device_copy(rep, std::size_t(256) << 20, cfg);
@@ -219,34 +219,38 @@ report run_gpu_spmv_scan_bench(const gpu_scan_bench_config& config) {
         },
         cfg);
     rep.add(shape, "CUB transform + InclusiveScanByKey", role::baseline, cub_time);
-    for (const kernel_choice& k : algorithms(config.studied)) {
-      bar.step(label + k.spmv_name);
+    const auto restore = [&] {
+      cuda_check(cudaMemcpyAsync(d_b.data, d_a0.data, n * sizeof(float), cudaMemcpyDeviceToDevice),
+                 "restore");
+    };
+    // The study's iteration count in one call, and (production kernel only) the same steps as one
+    // call each, which neither reuses the tiles' heads nor overlaps a step with the one before.
+    const auto contender = [&](const std::string& name, segmented_scan_algorithm algorithm,
+                               bool call_per_step) {
+      bar.step(label + name);
       cuda::segmented_scan_options opt;
-      opt.algorithm = k.algorithm;
+      opt.algorithm = algorithm;
       cuda::segmented_scan_workspace ws;
       opt.workspace = &ws;
-      const auto restore = [&] {
-        cuda_check(
-            cudaMemcpyAsync(d_b.data, d_a0.data, n * sizeof(float), cudaMemcpyDeviceToDevice),
-            "restore");
+      const auto iterate = [&](int steps) {
+        if (!call_per_step)
+          return cuda::scaled_segmented_scan_iterations(opt, d_b.data, d_x.data, n, d_off.data, p,
+                                                        steps);
+        for (int i = 0; i < steps; ++i)
+          if (const cudaError_t e = cuda::scaled_segmented_inclusive_scan(
+                  opt, d_b.data, d_x.data, d_b.data, n, d_off.data, p))
+            return e;
+        return cudaSuccess;
       };
       restore();
-      cuda_check(cuda::scaled_segmented_inclusive_scan(opt, d_b.data, d_x.data, d_b.data, n,
-                                                       d_off.data, p),
-                 "check run");
+      cuda_check(iterate(1), "check run");
       const bool ok = relative_error(d_b.to_host(), want) < 1e-5;
-      const stats time = measure_device(
-          [&] {
-            for (int i = 0; i < iters; ++i) {
-              const cudaError_t e = cuda::scaled_segmented_inclusive_scan(
-                  opt, d_b.data, d_x.data, d_b.data, n, d_off.data, p);
-              if (e != cudaSuccess) return e;
-            }
-            return cudaSuccess;
-          },
-          cfg, restore);
-      rep.add(shape, k.spmv_name, role::contender, time, ok);
-    }
+      const stats time = measure_device([&] { return iterate(iters); }, cfg, restore);
+      rep.add(shape, name, role::contender, time, ok);
+    };
+    for (const kernel_choice& k : algorithms(config.studied))
+      contender(k.spmv_name, k.algorithm, false);
+    contender("corank fused, a call per step", segmented_scan_algorithm::automatic, true);
   }
   return rep;
 }

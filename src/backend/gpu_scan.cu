@@ -1,5 +1,5 @@
-// The CLI's GPU iteration: host arrays to the device, corank::cuda::scaled_segmented_inclusive_scan
-// in place per iteration (one reused workspace), and back.
+// The CLI's GPU iteration: host arrays to the device, corank::cuda::scaled_segmented_scan_iterations
+// (every iteration in place, one call), and back.
 #include <vector>
 
 #include "backend/device_scope.hpp"
@@ -26,12 +26,7 @@ double run(float* a, const float* xbar, const std::vector<Offset>& offsets, std:
   s.check(cuda::scaled_segmented_inclusive_scan(opt, da, dx, scratch, n, doff, rows), "warming up");
   s.check(cudaDeviceSynchronize(), "warming up");
   const double ms = s.time_ms(
-      [&] {
-        for (int it = 0; it < iterations; ++it)
-          if (auto status = cuda::scaled_segmented_inclusive_scan(opt, da, dx, da, n, doff, rows))
-            return status;
-        return cudaSuccess;
-      },
+      [&] { return cuda::scaled_segmented_scan_iterations(opt, da, dx, n, doff, rows, iterations); },
       "running the iterations");
   s.download(a, da, n);
   return ms;

@@ -216,6 +216,69 @@ TEST_P(GpuSegmentedScan, ScaledIterationsInPlaceReuseTheWorkspace) {
   EXPECT_LT(corank::test::relative_error_max_norm(d_a.to_host(), want), 1e-5);
 }
 
+/// `iterations` steps of a = scan(a * xbar) at once (scaled_segmented_scan_iterations) against
+/// the reference applied step by step. Unsigned values wrap modulo 2^32 on both sides, so the
+/// check is exact. `shift` elements make both pointers unaligned.
+void check_iterations_at_once(std::mt19937_64& rng, const corank::cuda::segmented_scan_options& opt,
+                              std::size_t n, double mean_length, int iterations,
+                              std::size_t shift) {
+  SCOPED_TRACE("n=" + std::to_string(n) + " mean=" + std::to_string(mean_length) +
+               " shift=" + std::to_string(shift) + (opt.workspace ? " workspace" : ""));
+  using u32 = std::uint32_t;
+  const auto offsets = random_offsets<std::int32_t>(rng, n, mean_length, 0.02);
+  const auto a = random_values<u32>(rng, n, 0, 4294967295.0);
+  const auto xbar = random_values<u32>(rng, n, 0, 4294967295.0);
+  std::vector<u32> want = a;
+  for (int k = 0; k < iterations; ++k) {
+    for (std::size_t i = 0; i < n; ++i) want[i] *= xbar[i];
+    want = reference_segmented_scan<u32>(want, offsets, corank::plus{});
+  }
+  std::vector<u32> padded_a(shift, 0u), padded_x(shift, 0u);
+  padded_a.insert(padded_a.end(), a.begin(), a.end());
+  padded_x.insert(padded_x.end(), xbar.begin(), xbar.end());
+  device_buffer<u32> d_a(padded_a), d_x(padded_x);
+  device_buffer<std::int32_t> d_off(offsets);
+  const cudaError_t e = corank::cuda::scaled_segmented_scan_iterations(
+      opt, d_a.data() + shift, d_x.data() + shift, n, d_off.data(), offsets.size() - 1,
+      iterations);
+  ASSERT_EQ(e, cudaSuccess) << cudaGetErrorString(e);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const auto got = d_a.to_host();
+  ASSERT_EQ(std::vector<u32>(got.begin() + std::ptrdiff_t(shift), got.end()), want);
+}
+
+// Sizes of one wave of tiles at tile edges +-1, short and long segments (look-back chains across
+// tiles), with and without a workspace (one workspace reused by calls of growing and shrinking
+// size).
+TEST_P(GpuSegmentedScan, ScaledIterationsAtOnceAreExact) {
+  CORANK_REQUIRE_GPU();
+  constexpr int tile = corank::cuda::tuning::segmented_scan_policy<4, 2>::shape::tile;
+  corank::cuda::segmented_scan_workspace ws;
+  for (bool with_workspace : {false, true}) {
+    auto opt = options();
+    opt.workspace = with_workspace ? &ws : nullptr;
+    for (std::size_t n : {std::size_t(120001), std::size_t(1), std::size_t(tile - 1),
+                          std::size_t(tile + 1), std::size_t(3 * tile), std::size_t(70001)})
+      for (double mean : {3.0, 60.0, 9000.0})
+        check_iterations_at_once(rng, opt, n, mean, 4, n % 2);
+  }
+  EXPECT_EQ(corank::cuda::scaled_segmented_scan_iterations(options(), (std::uint32_t*)nullptr,
+                                                           (const std::uint32_t*)nullptr, 0,
+                                                           (const std::int32_t*)nullptr, 0, 3),
+            cudaSuccess);
+}
+
+// More tiles than fit the device at once: every step after the first overlaps the one before.
+TEST_P(GpuSegmentedScan, LargeScaledIterationsAtOnceAreExact) {
+  CORANK_REQUIRE_GPU();
+  if (GetParam() == segmented_scan_algorithm::thread_per_segment) GTEST_SKIP() << "too slow";
+  corank::cuda::segmented_scan_workspace ws;
+  auto opt = options();
+  opt.workspace = &ws;
+  check_iterations_at_once(rng, opt, 4000037, 40.0, 6, 0);
+  check_iterations_at_once(rng, opt, 3000017, 50000.0, 3, 1);
+}
+
 INSTANTIATE_TEST_SUITE_P(, GpuSegmentedScan,
                          ::testing::Values(segmented_scan_algorithm::automatic,
                                            segmented_scan_algorithm::thread_per_segment,

@@ -4,7 +4,9 @@
 //   0); cudaError_t segmented_exclusive_scan(in, out, n, offsets, num_segments, init, op, stream);
 //   cudaError_t scaled_segmented_inclusive_scan(in, scale, out, n, offsets, num_segments, op,
 //   stream);
-//   ... and each with a leading segmented_scan_options (algorithm, reusable workspace).
+//   ... and each with a leading segmented_scan_options (algorithm, reusable workspace);
+//   cudaError_t scaled_segmented_scan_iterations(opt, a, scale, n, offsets, num_segments,
+//   iterations, op, stream): the scaled scan in place, `iterations` times, steps overlapped.
 //
 // Segments: offsets[0] = 0, offsets[num_segments] = n, non-decreasing (num_segments + 1 entries,
 // Offset = 32- or 64-bit integer); equal neighbours are empty segments. T is arithmetic; `op` is
@@ -16,7 +18,7 @@
 // `automatic` is one pass over the data: each element is read and written once and the offsets
 // are read once (no per-element key array, the difference from cub::DeviceScan::InclusiveScanByKey);
 // a short pass before it finds each tile's first segment head (one warp search per tile). It needs
-// a small state (20 bytes per tile of 7424 f32 elements): from the workspace in the options when
+// a small state (28 bytes per tile of 7424 f32 elements): from the workspace in the options when
 // given (reused without clearing), else allocated stream-ordered for the call. Returns
 // cudaErrorInvalidValue for null pointers with a non-zero size, else the launch's error.
 #pragma once
@@ -27,6 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
@@ -51,37 +54,39 @@ class segmented_scan_workspace {
   segmented_scan_workspace& operator=(const segmented_scan_workspace&) = delete;
   ~segmented_scan_workspace() { cudaFree(memory_); }
 
-  /// Room for `tiles` tiles of `value_bytes` values; returns the next epoch (never 0).
-  cudaError_t prepare(std::size_t tiles, std::size_t value_bytes, cudaStream_t stream,
-                      void*& memory, unsigned& epoch) {
-    const std::size_t bytes = state_bytes(tiles, value_bytes);
-    if (bytes > bytes_) {
+  /// Room for `tiles` tiles: returns the state memory, laid out for `capacity` >= tiles tiles (the
+  /// layout depends on the capacity alone, so a call never reads another call's heads or values
+  /// as status words), and the next epoch (never 0). The tiles' first heads survive a new epoch.
+  cudaError_t prepare(std::size_t tiles, cudaStream_t stream, void*& memory, std::size_t& capacity,
+                      unsigned& epoch) {
+    if (tiles > capacity_) {
       cudaFree(memory_);
       memory_ = nullptr;
-      bytes_ = 0;
-      CORANK_CUDA_TRY(cudaMalloc(&memory_, bytes));
-      CORANK_CUDA_TRY(cudaMemsetAsync(memory_, 0, bytes, stream));
-      bytes_ = bytes;
+      capacity_ = 0;
+      CORANK_CUDA_TRY(cudaMalloc(&memory_, state_bytes(tiles)));
+      capacity_ = tiles;
       epoch_ = 0;
     }
-    if (++epoch_ >= (1u << 30)) {  // epochs live in 30 bits: clear and start over
-      CORANK_CUDA_TRY(cudaMemsetAsync(memory_, 0, bytes_, stream));
+    if (epoch_ == 0 || ++epoch_ >= (1u << 30)) {  // epochs live in 30 bits: clear and start over
+      CORANK_CUDA_TRY(cudaMemsetAsync(memory_, 0, status_bytes(capacity_), stream));
       epoch_ = 1;
     }
     memory = memory_;
+    capacity = capacity_;
     epoch = epoch_;
     return cudaSuccess;
   }
-  /// Per tile: a status word, then (8-byte aligned) its first head's index, its aggregate and its
-  /// carry.
-  static std::size_t status_bytes(std::size_t tiles) { return (tiles * 4 + 15) / 16 * 16; }
-  static std::size_t state_bytes(std::size_t tiles, std::size_t value_bytes) {
-    return status_bytes(tiles) + tiles * (sizeof(std::int64_t) + 2 * value_bytes);
+  /// For `capacity` tiles: the status words, then (16-byte aligned) each tile's first head's index,
+  /// then its aggregate and its carry in 8-byte slots whatever the value type.
+  static std::size_t status_bytes(std::size_t capacity) { return (capacity * 4 + 15) / 16 * 16; }
+  static std::size_t state_bytes(std::size_t capacity) {
+    return status_bytes(capacity) + capacity * (sizeof(std::int64_t) + 2 * value_slot);
   }
+  static constexpr std::size_t value_slot = 8;
 
  private:
   void* memory_ = nullptr;
-  std::size_t bytes_ = 0;
+  std::size_t capacity_ = 0;
   unsigned epoch_ = 0;
 };
 
@@ -122,14 +127,68 @@ bool use_tile_head_pass(std::size_t tiles) {
   return waves > tuning::segmented_scan_head_pass::from_waves;
 }
 
-/// The single-pass scan with tile shape `Shape`: a pass that finds each tile's first segment head
-/// (kernels::segmented_scan_tile_heads), then the tiles, launched while that pass runs so that
-/// they stage their data meanwhile (programmatic dependent launch); or, for a single wave of
-/// tiles, the tiles alone, each searching its first head.
+/// The look-back state of the single-pass scan for one call (or one chain of steps): from the
+/// workspace when given, else allocated and cleared stream-ordered (no device-wide
+/// synchronisation) and freed by release().
+template <class T>
+class tile_state_memory {
+  static_assert(sizeof(T) <= segmented_scan_workspace::value_slot, "values fit their slots");
+
+ public:
+  tile_state_memory(segmented_scan_workspace* workspace, std::size_t tiles)
+      : workspace_(workspace), tiles_(tiles) {}
+
+  /// The state of the next call (a fresh epoch) and each tile's first-head slot.
+  cudaError_t next(cudaStream_t stream, block::tile_state<T>& state, std::int64_t*& heads) {
+    if (workspace_) {
+      CORANK_CUDA_TRY(workspace_->prepare(tiles_, stream, memory_, capacity_, epoch_));
+    } else {
+      if (!memory_) {
+        CORANK_CUDA_TRY(
+            cudaMallocAsync(&memory_, segmented_scan_workspace::state_bytes(tiles_), stream));
+        capacity_ = tiles_;
+        epoch_ = 0;
+      }
+      if (epoch_ == 0 || ++epoch_ >= (1u << 30)) {  // as segmented_scan_workspace::prepare
+        CORANK_CUDA_TRY(cudaMemsetAsync(
+            memory_, 0, segmented_scan_workspace::status_bytes(capacity_), stream));
+        epoch_ = 1;
+      }
+    }
+    char* at = static_cast<char*>(memory_);
+    heads = reinterpret_cast<std::int64_t*>(at + segmented_scan_workspace::status_bytes(capacity_));
+    char* values = reinterpret_cast<char*>(heads + capacity_);
+    state.words = static_cast<unsigned*>(memory_);
+    state.aggregates = reinterpret_cast<T*>(values);
+    state.carries = reinterpret_cast<T*>(values + capacity_ * segmented_scan_workspace::value_slot);
+    state.epoch = epoch_;
+    return cudaSuccess;
+  }
+  cudaError_t release(cudaStream_t stream) {
+    if (workspace_ || !memory_) return cudaSuccess;
+    return cudaFreeAsync(std::exchange(memory_, nullptr), stream);
+  }
+
+ private:
+  segmented_scan_workspace* workspace_;
+  std::size_t tiles_;
+  void* memory_ = nullptr;
+  std::size_t capacity_ = 0;
+  unsigned epoch_ = 0;
+};
+
+/// The single-pass scan with tile shape `Shape`, `steps` times in a row: out = scan(src), where a
+/// scaled source reading `out` makes each step scan the previous one's result (the sparse-matrix
+/// iteration; steps > 1 requires it). Each tile's first segment head comes from a pass of its own
+/// (kernels::segmented_scan_tile_heads) when the tiles span more than one wave, the tiles launched
+/// while that pass runs so that they stage their data meanwhile (programmatic dependent launch);
+/// else each tile searches its own. The offsets do not change between steps, so the pass runs
+/// once, and every step after the first is launched early too: it stages its scale and walks its
+/// offsets while the step before finishes, and waits for it only to read the values.
 template <class Shape, bool Exclusive, class Source, class T, class Offset, class Op>
 cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool src_aligned, T* out,
                          std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
-                         T init, cudaStream_t stream) {
+                         T init, cudaStream_t stream, long long steps = 1) {
   const auto kernel = kernels::segmented_scan_tiles<Shape, Exclusive, Source, T, Offset, Op>;
   // Once per kernel: the largest shared-memory carveout, so `min_blocks` tiles fit per SM.
   static const cudaError_t configured = cudaFuncSetAttribute(
@@ -137,71 +196,76 @@ cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool s
   CORANK_CUDA_TRY(configured);
   const std::size_t tiles = (n + Shape::tile - 1) / Shape::tile;
   if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
-  void* memory = nullptr;
-  unsigned epoch = 0;
-  if (workspace) {
-    CORANK_CUDA_TRY(workspace->prepare(tiles, sizeof(T), stream, memory, epoch));
-  } else {  // stream-ordered: no device-wide synchronisation
-    CORANK_CUDA_TRY(cudaMallocAsync(
-        &memory, segmented_scan_workspace::state_bytes(tiles, sizeof(T)), stream));
-    CORANK_CUDA_TRY(
-        cudaMemsetAsync(memory, 0, segmented_scan_workspace::status_bytes(tiles), stream));
-    epoch = 1;
-  }
-  auto* heads = reinterpret_cast<std::int64_t*>(static_cast<char*>(memory) +
-                                                segmented_scan_workspace::status_bytes(tiles));
-  T* values = reinterpret_cast<T*>(heads + tiles);
-  const block::tile_state<T> state{static_cast<unsigned*>(memory), values, values + tiles, epoch};
   const auto p = static_cast<std::int64_t>(num_segments), count = static_cast<std::int64_t>(n);
-
   const bool aligned = src_aligned && aligned16(out);
-  if (!use_tile_head_pass<Shape>(tiles)) {
-    kernel<<<unsigned(tiles), Shape::threads, 0, stream>>>(src, out, count, offsets, p, op, init,
-                                                           state, nullptr, aligned);
-    const cudaError_t launched = cudaGetLastError();
-    if (!workspace) CORANK_CUDA_TRY(cudaFreeAsync(memory, stream));
-    return launched;
-  }
-  constexpr unsigned warps_per_block = 8;
-  kernels::segmented_scan_tile_heads<<<unsigned((tiles + warps_per_block - 1) / warps_per_block),
-                                       32 * warps_per_block, 0, stream>>>(
-      offsets, p, Shape::tile, std::int64_t(tiles), heads);
-  cudaError_t launched = cudaGetLastError();
-  if (launched == cudaSuccess) {
+  // One tile-heads pass serves every step; a single step of a single wave searches in its tiles.
+  const bool head_pass = steps > 1 || use_tile_head_pass<Shape>(tiles);
+
+  tile_state_memory<T> memory(workspace, tiles);
+  cudaError_t launched = cudaSuccess;
+  for (long long step = 0; step < steps && launched == cudaSuccess; ++step) {
+    block::tile_state<T> state{};
+    std::int64_t* heads = nullptr;
+    launched = memory.next(stream, state, heads);
+    if (launched != cudaSuccess) break;
+    if (!head_pass) {
+      kernel<<<unsigned(tiles), Shape::threads, 0, stream>>>(src, out, count, offsets, p, op, init,
+                                                             state, nullptr, aligned,
+                                                             kernels::prior_grid_writes::nothing);
+      launched = cudaGetLastError();
+      continue;
+    }
+    if (step == 0) {
+      constexpr unsigned warps_per_block = 8;
+      kernels::segmented_scan_tile_heads<<<
+          unsigned((tiles + warps_per_block - 1) / warps_per_block), 32 * warps_per_block, 0,
+          stream>>>(offsets, p, Shape::tile, std::int64_t(tiles), heads);
+      launched = cudaGetLastError();
+      if (launched != cudaSuccess) break;
+    }
+    // A new epoch (even one that wraps around and clears the status words) keeps the heads.
+    const auto prior =
+        step == 0 ? kernels::prior_grid_writes::tile_heads : kernels::prior_grid_writes::input;
     launched = launch_early(kernel, dim3(unsigned(tiles)), dim3(Shape::threads), 0, stream, src,
                             out, count, offsets, p, op, init, state,
-                            static_cast<const std::int64_t*>(heads), aligned);
+                            static_cast<const std::int64_t*>(heads), aligned, prior);
   }
-  if (!workspace) CORANK_CUDA_TRY(cudaFreeAsync(memory, stream));
-  return launched;
+  const cudaError_t released = memory.release(stream);
+  return launched != cudaSuccess ? launched : released;
 }
 
 template <bool Exclusive, class Source, class T, class Offset, class Op>
 cudaError_t segmented_scan(const segmented_scan_options& opt, Source src, bool src_aligned, T* out,
                            std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
-                           T init, cudaStream_t stream) {
+                           T init, cudaStream_t stream, long long steps = 1) {
   check_scan_types<T, Offset>();
   if (n == 0) return cudaSuccess;
   if (!out || !offsets || num_segments == 0) return cudaErrorInvalidValue;
   const auto p = static_cast<std::int64_t>(num_segments);
   using studied = tuning::segmented_scan_studied;
-  switch (opt.algorithm) {
-    case segmented_scan_algorithm::thread_per_segment:
-      kernels::segmented_scan_thread_per_segment<Exclusive>
-          <<<studied_grid(num_segments), studied::threads, 0, stream>>>(src, out, offsets, p, op,
-                                                                        init);
-      return cudaGetLastError();
-    case segmented_scan_algorithm::warp_per_segment:
-      kernels::segmented_scan_warp_per_segment<Exclusive>
-          <<<studied_grid(num_segments * 32), studied::threads, 0, stream>>>(src, out, offsets, p,
-                                                                             op, init);
-      return cudaGetLastError();
-    case segmented_scan_algorithm::automatic:
-      break;
+  for (long long step = 0; step < steps; ++step) {
+    switch (opt.algorithm) {
+      case segmented_scan_algorithm::thread_per_segment:
+        kernels::segmented_scan_thread_per_segment<Exclusive>
+            <<<studied_grid(num_segments), studied::threads, 0, stream>>>(src, out, offsets, p,
+                                                                          op, init);
+        break;
+      case segmented_scan_algorithm::warp_per_segment:
+        kernels::segmented_scan_warp_per_segment<Exclusive>
+            <<<studied_grid(num_segments * 32), studied::threads, 0, stream>>>(src, out, offsets,
+                                                                               p, op, init);
+        break;
+      case segmented_scan_algorithm::automatic: {
+        using policy =
+            tuning::segmented_scan_policy<sizeof(T), kernels::is_scaled<Source> ? 2 : 1>;
+        return launch_tiles<typename policy::shape, Exclusive>(opt.workspace, src, src_aligned,
+                                                               out, n, offsets, num_segments, op,
+                                                               init, stream, steps);
+      }
+    }
+    CORANK_CUDA_TRY(cudaGetLastError());
   }
-  using policy = tuning::segmented_scan_policy<sizeof(T), kernels::is_scaled<Source> ? 2 : 1>;
-  return launch_tiles<typename policy::shape, Exclusive>(
-      opt.workspace, src, src_aligned, out, n, offsets, num_segments, op, init, stream);
+  return cudaSuccess;
 }
 
 }  // namespace detail
@@ -248,6 +312,23 @@ cudaError_t scaled_segmented_inclusive_scan(const segmented_scan_options& opt, c
   return detail::segmented_scan<false>(opt, kernels::scaled_source<T>{in, scale},
                                        detail::aligned16(in) && detail::aligned16(scale), out, n,
                                        offsets, num_segments, op, T{}, stream);
+}
+
+/// `iterations` steps of the sparse-matrix iteration in place: a = segmented inclusive scan of
+/// a[i] * scale[i], then again on the result. The same as as many calls of
+/// scaled_segmented_inclusive_scan(opt, a, scale, a, ...), but `automatic` finds the tiles' first
+/// heads once and launches each step while the one before finishes (it stages the scale and reads
+/// the offsets meanwhile, and waits only to read a).
+template <class T, class Offset, class Op = corank::plus>
+cudaError_t scaled_segmented_scan_iterations(const segmented_scan_options& opt, T* a,
+                                             const T* scale, std::size_t n, const Offset* offsets,
+                                             std::size_t num_segments, long long iterations,
+                                             Op op = {}, cudaStream_t stream = 0) {
+  if (n && (!a || !scale)) return cudaErrorInvalidValue;
+  if (iterations <= 0) return iterations == 0 ? cudaSuccess : cudaErrorInvalidValue;
+  return detail::segmented_scan<false>(opt, kernels::scaled_source<T>{a, scale},
+                                       detail::aligned16(a) && detail::aligned16(scale), a, n,
+                                       offsets, num_segments, op, T{}, stream, iterations);
 }
 
 template <class T, class Offset, class Op = corank::plus>

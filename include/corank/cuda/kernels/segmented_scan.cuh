@@ -93,10 +93,20 @@ __global__ void segmented_scan_tile_heads(const Offset* offsets, std::int64_t nu
   if (lane == 0) heads[tile] = h;
 }
 
+/// What the grid before a tile kernel in its stream writes, when the tile kernel is launched early
+/// (programmatic dependent launch): the tile kernel waits for it just before its first read of
+/// that data, and does everything it can before.
+enum class prior_grid_writes : int {
+  nothing,     ///< launched the ordinary way
+  tile_heads,  ///< the tile-heads pass
+  input,       ///< the previous step of an iteration, which wrote the values this step scans
+};
+
 /// One tile per block, tiles in launch order (block i = tile i, as CUB's single-pass scan relies
 /// on: blocks start in index order, so a tile's predecessors are running or done).
 /// 1. Start the tile's copy into shared memory (cp.async: no registers held, so a block keeps a
-///    whole tile in flight).
+///    whole tile in flight). After a step of an iteration (`prior` = input), only the scale is
+///    copied now: the values come after the wait in step 2.
 /// 2. While it is in flight, take the tile's first head from `tile_heads` (the pass above; without
 ///    it, when the tiles fit in one wave, warp 0 searches the offsets for it), walk
 ///    the offsets that fall in the tile, `walk` per thread at a time, and set their head bits (the
@@ -111,7 +121,8 @@ template <class Shape, bool Exclusive, class Source, class T, class Offset, clas
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     segmented_scan_tiles(Source src, T* out, std::int64_t n, const Offset* offsets,
                          std::int64_t num_segments, Op op, T init, block::tile_state<T> state,
-                         const std::int64_t* tile_heads, bool vectors_aligned) {
+                         const std::int64_t* tile_heads, bool vectors_aligned,
+                         prior_grid_writes prior) {
   constexpr int NT = Shape::threads, items = Shape::items, tile_items = Shape::tile;
   constexpr int inputs = is_scaled<Source> ? 2 : 1, walk = 4;
   constexpr int V = int(16 / sizeof(T));
@@ -120,11 +131,13 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   const std::int64_t tile = blockIdx.x, base = tile * tile_items;
   const int count = n - base < tile_items ? int(n - base) : tile_items;
 
+  block::allow_dependent_launch();  // the next step of an iteration may start its own staging
   for (int w = tid; w < tile_smem<Shape, T, inputs>::head_words; w += NT) s.head_bits[w] = 0;
+  const bool values_now = prior != prior_grid_writes::input;
   {
-    const block::vector_range<T> values(src.in + base, s.staged[0], count);
+    const block::vector_range<T> values(src.in + base, s.staged[0], values_now ? count : 0);
     if constexpr (inputs == 2) {
-      const block::vector_range<T> scale(src.scale + base, s.staged[inputs - 1], count);
+      const block::vector_range<T> scale(src.scale + base, s.staged[1], count);
       block::copy_ranges_async<NT>(values, scale, tid);
     } else {
       block::copy_ranges_async<NT>(values, block::vector_range<T>(src.in, s.staged[0], 0), tid);
@@ -138,7 +151,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   __syncthreads();  // head bits cleared, first head searched
   std::int64_t first_head;
   if (tile_heads) {
-    block::wait_for_prior_grid();  // the tile-heads pass
+    if (prior == prior_grid_writes::tile_heads) block::wait_for_prior_grid();
     first_head = tile_heads[tile];
   } else {
     first_head = s.first_head_index;
@@ -162,6 +175,12 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
         atomicOr(&s.head_bits[at / 32], 1u << (at % 32));
       }
     if (!__syncthreads_or(tid == NT - 1 && head[walk - 1] < end)) break;
+  }
+  if (!values_now) {
+    block::wait_for_prior_grid();  // the previous step's values, and its use of the tile state
+    const block::vector_range<T> values(src.in + base, s.staged[0], count);
+    block::copy_ranges_async<NT>(values, block::vector_range<T>(src.in, s.staged[0], 0), tid);
+    __pipeline_commit();
   }
   __pipeline_wait_prior(0);
   __syncthreads();  // the staged tile
