@@ -268,15 +268,29 @@ TEST_P(GpuSegmentedScan, ScaledIterationsAtOnceAreExact) {
             cudaSuccess);
 }
 
-// More tiles than fit the device at once: every step after the first overlaps the one before.
+// More tiles than fit the device at once: steps in one grid (up to the tuned number of waves) and
+// a grid per step (above), with short and long segments.
 TEST_P(GpuSegmentedScan, LargeScaledIterationsAtOnceAreExact) {
   CORANK_REQUIRE_GPU();
   if (GetParam() == segmented_scan_algorithm::thread_per_segment) GTEST_SKIP() << "too slow";
+  using shape = corank::cuda::tuning::segmented_scan_policy<4, 2>::shape;
+  const double one_grid_up_to =
+      corank::cuda::tuning::segmented_scan_iteration::one_grid_up_to_waves;
+  const std::size_t one_grid = std::size_t(one_grid_up_to * 0.9 * 132 * 7) * shape::tile,
+                    grid_per_step = std::size_t(one_grid_up_to * 1.5 * 132 * 7) * shape::tile + 7;
+  const auto waves = [](std::size_t n) {
+    return corank::cuda::detail::waves_of<shape>((n + shape::tile - 1) / shape::tile);
+  };
+  ASSERT_GT(waves(one_grid), 1.0);
+  ASSERT_LE(waves(one_grid), one_grid_up_to);
+  ASSERT_GT(waves(grid_per_step), one_grid_up_to);
   corank::cuda::segmented_scan_workspace ws;
   auto opt = options();
   opt.workspace = &ws;
-  check_iterations_at_once(rng, opt, 4000037, 40.0, 6, 0);
-  check_iterations_at_once(rng, opt, 3000017, 50000.0, 3, 1);
+  for (std::size_t n : {one_grid, grid_per_step}) {
+    check_iterations_at_once(rng, opt, n, 40.0, 5, 0);
+    check_iterations_at_once(rng, opt, n, 30000.0, 3, 1);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(, GpuSegmentedScan,

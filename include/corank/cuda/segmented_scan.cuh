@@ -6,7 +6,7 @@
 //   stream);
 //   ... and each with a leading segmented_scan_options (algorithm, reusable workspace);
 //   cudaError_t scaled_segmented_scan_iterations(opt, a, scale, n, offsets, num_segments,
-//   iterations, op, stream): the scaled scan in place, `iterations` times, steps overlapped.
+//   iterations, op, stream): the scaled scan in place, `iterations` times, in one grid.
 //
 // Segments: offsets[0] = 0, offsets[num_segments] = n, non-decreasing (num_segments + 1 entries,
 // Offset = 32- or 64-bit integer); equal neighbours are empty segments. T is arithmetic; `op` is
@@ -45,6 +45,41 @@ enum class segmented_scan_algorithm {
   warp_per_segment,    ///< study: each warp scans whole segments (intra-warp scan)
 };
 
+namespace detail {
+
+/// Where the single-pass scan's state lies for `capacity` tiles: the status words of the
+/// block::step_ring slots (all that a new start of epochs clears), each slot's count of tiles done,
+/// each tile's first head's index, and the slots' aggregates and carries in 8-byte entries whatever
+/// the value type. It depends on the capacity alone, so a call never reads another call's heads or
+/// values as status words.
+struct tile_state_layout {
+  static constexpr std::size_t ring = block::step_ring, value_slot = 8;
+  std::size_t capacity;
+
+  std::size_t status_bytes() const { return (ring * capacity * 4 + 15) / 16 * 16; }
+  std::size_t counters_at() const { return status_bytes(); }
+  std::size_t heads_at() const { return counters_at() + ring * sizeof(unsigned long long); }
+  std::size_t values_at() const { return heads_at() + capacity * sizeof(std::int64_t); }
+  std::size_t bytes() const { return values_at() + 2 * ring * capacity * value_slot; }
+};
+
+/// Hands out `epochs` consecutive epochs from `next` (the first in `first`), after clearing the
+/// status words when none were handed out yet or the 30 bits of a status word would run out.
+inline cudaError_t take_epochs(void* memory, std::size_t capacity, unsigned epochs,
+                               cudaStream_t stream, unsigned& next, unsigned& first) {
+  constexpr unsigned max_epoch = 1u << 30;
+  if (next == 0 || next + epochs >= max_epoch) {
+    CORANK_CUDA_TRY(
+        cudaMemsetAsync(memory, 0, tile_state_layout{capacity}.status_bytes(), stream));
+    next = 1;
+  }
+  first = next;
+  next += epochs;
+  return cudaSuccess;
+}
+
+}  // namespace detail
+
 /// Look-back state kept between calls (for iterations): allocated on first use, grown as needed,
 /// never cleared again (status words carry the call's epoch). Not for concurrent calls.
 class segmented_scan_workspace {
@@ -54,40 +89,27 @@ class segmented_scan_workspace {
   segmented_scan_workspace& operator=(const segmented_scan_workspace&) = delete;
   ~segmented_scan_workspace() { cudaFree(memory_); }
 
-  /// Room for `tiles` tiles: returns the state memory, laid out for `capacity` >= tiles tiles (the
-  /// layout depends on the capacity alone, so a call never reads another call's heads or values
-  /// as status words), and the next epoch (never 0). The tiles' first heads survive a new epoch.
-  cudaError_t prepare(std::size_t tiles, cudaStream_t stream, void*& memory, std::size_t& capacity,
-                      unsigned& epoch) {
+  /// Room for `tiles` tiles: returns the state memory, laid out for `capacity` >= tiles tiles,
+  /// and the first of `epochs` consecutive unused epochs (never 0; one per step of the call).
+  cudaError_t prepare(std::size_t tiles, unsigned epochs, cudaStream_t stream, void*& memory,
+                      std::size_t& capacity, unsigned& epoch) {
     if (tiles > capacity_) {
       cudaFree(memory_);
       memory_ = nullptr;
       capacity_ = 0;
-      CORANK_CUDA_TRY(cudaMalloc(&memory_, state_bytes(tiles)));
+      CORANK_CUDA_TRY(cudaMalloc(&memory_, detail::tile_state_layout{tiles}.bytes()));
       capacity_ = tiles;
-      epoch_ = 0;
-    }
-    if (epoch_ == 0 || ++epoch_ >= (1u << 30)) {  // epochs live in 30 bits: clear and start over
-      CORANK_CUDA_TRY(cudaMemsetAsync(memory_, 0, status_bytes(capacity_), stream));
-      epoch_ = 1;
+      next_epoch_ = 0;
     }
     memory = memory_;
     capacity = capacity_;
-    epoch = epoch_;
-    return cudaSuccess;
+    return detail::take_epochs(memory_, capacity_, epochs, stream, next_epoch_, epoch);
   }
-  /// For `capacity` tiles: the status words, then (16-byte aligned) each tile's first head's index,
-  /// then its aggregate and its carry in 8-byte slots whatever the value type.
-  static std::size_t status_bytes(std::size_t capacity) { return (capacity * 4 + 15) / 16 * 16; }
-  static std::size_t state_bytes(std::size_t capacity) {
-    return status_bytes(capacity) + capacity * (sizeof(std::int64_t) + 2 * value_slot);
-  }
-  static constexpr std::size_t value_slot = 8;
 
  private:
   void* memory_ = nullptr;
   std::size_t capacity_ = 0;
-  unsigned epoch_ = 0;
+  unsigned next_epoch_ = 0;
 };
 
 struct segmented_scan_options {
@@ -115,53 +137,67 @@ inline int studied_grid(std::size_t work_items) {
   return int(std::max<std::size_t>(1, std::min(want, cap)));
 }
 
+/// How many times `tiles` tiles of shape `Shape` fill the device (a large count if unknown).
+template <class Shape>
+double waves_of(std::size_t tiles) {
+  int sms = 0;
+  if (multiprocessor_count(&sms) != cudaSuccess) return 1e9;
+  return double(tiles) / (double(sms) * Shape::min_blocks);
+}
+
 /// Whether the tiles' first heads come from a pass of their own: when there are more tiles than
 /// fit the device at once (by a margin, tuning::segmented_scan_head_pass), since a tile's own
 /// search then sits on the critical path of every later wave; in a single wave it costs less than
 /// the extra launch.
 template <class Shape>
 bool use_tile_head_pass(std::size_t tiles) {
-  int sms = 0;
-  if (multiprocessor_count(&sms) != cudaSuccess) return true;
-  const double waves = double(tiles) / (double(sms) * Shape::min_blocks);
-  return waves > tuning::segmented_scan_head_pass::from_waves;
+  return waves_of<Shape>(tiles) > tuning::segmented_scan_head_pass::from_waves;
 }
 
-/// The look-back state of the single-pass scan for one call (or one chain of steps): from the
-/// workspace when given, else allocated and cleared stream-ordered (no device-wide
-/// synchronisation) and freed by release().
+/// The look-back state of the single-pass scan for one launch: from the workspace when given,
+/// else allocated and cleared stream-ordered (no device-wide synchronisation) and freed by
+/// release().
 template <class T>
 class tile_state_memory {
-  static_assert(sizeof(T) <= segmented_scan_workspace::value_slot, "values fit their slots");
+  static_assert(sizeof(T) <= tile_state_layout::value_slot, "values fit their entries");
 
  public:
   tile_state_memory(segmented_scan_workspace* workspace, std::size_t tiles)
       : workspace_(workspace), tiles_(tiles) {}
 
-  /// The state of the next call (a fresh epoch) and each tile's first-head slot.
-  cudaError_t next(cudaStream_t stream, block::tile_state<T>& state, std::int64_t*& heads) {
+  /// The state of a launch of `steps` steps (fresh epochs) and each tile's first-head slot.
+  cudaError_t next(long long steps, cudaStream_t stream, block::step_states<T>& states,
+                   std::int64_t*& heads) {
+    unsigned first_epoch = 0;
     if (workspace_) {
-      CORANK_CUDA_TRY(workspace_->prepare(tiles_, stream, memory_, capacity_, epoch_));
+      CORANK_CUDA_TRY(workspace_->prepare(tiles_, unsigned(steps), stream, memory_, capacity_,
+                                          first_epoch));
     } else {
       if (!memory_) {
-        CORANK_CUDA_TRY(
-            cudaMallocAsync(&memory_, segmented_scan_workspace::state_bytes(tiles_), stream));
+        CORANK_CUDA_TRY(cudaMallocAsync(&memory_, tile_state_layout{tiles_}.bytes(), stream));
         capacity_ = tiles_;
-        epoch_ = 0;
       }
-      if (epoch_ == 0 || ++epoch_ >= (1u << 30)) {  // as segmented_scan_workspace::prepare
-        CORANK_CUDA_TRY(cudaMemsetAsync(
-            memory_, 0, segmented_scan_workspace::status_bytes(capacity_), stream));
-        epoch_ = 1;
-      }
+      CORANK_CUDA_TRY(
+          take_epochs(memory_, capacity_, unsigned(steps), stream, next_epoch_, first_epoch));
     }
+    const tile_state_layout layout{capacity_};
     char* at = static_cast<char*>(memory_);
-    heads = reinterpret_cast<std::int64_t*>(at + segmented_scan_workspace::status_bytes(capacity_));
-    char* values = reinterpret_cast<char*>(heads + capacity_);
-    state.words = static_cast<unsigned*>(memory_);
-    state.aggregates = reinterpret_cast<T*>(values);
-    state.carries = reinterpret_cast<T*>(values + capacity_ * segmented_scan_workspace::value_slot);
-    state.epoch = epoch_;
+    auto* counters = reinterpret_cast<unsigned long long*>(at + layout.counters_at());
+    if (steps > 1)
+      CORANK_CUDA_TRY(
+          cudaMemsetAsync(counters, 0, layout.ring * sizeof(unsigned long long), stream));
+    heads = reinterpret_cast<std::int64_t*>(at + layout.heads_at());
+    char* values = at + layout.values_at();
+    const std::size_t values_bytes = layout.ring * capacity_ * layout.value_slot;
+    states.first.words = reinterpret_cast<unsigned*>(at);
+    states.first.aggregates = reinterpret_cast<T*>(values);
+    states.first.carries = reinterpret_cast<T*>(values + values_bytes);
+    states.first.epoch = first_epoch;
+    states.tiles = std::int64_t(tiles_);
+    // Slots lie `capacity_` entries apart in every array (the value arrays have room for the ring
+    // of them in 8-byte entries, whatever T).
+    states.slot_stride = std::int64_t(capacity_);
+    states.tiles_done = steps > 1 ? counters : nullptr;
     return cudaSuccess;
   }
   cudaError_t release(cudaStream_t stream) {
@@ -174,7 +210,7 @@ class tile_state_memory {
   std::size_t tiles_;
   void* memory_ = nullptr;
   std::size_t capacity_ = 0;
-  unsigned epoch_ = 0;
+  unsigned next_epoch_ = 0;
 };
 
 /// The single-pass scan with tile shape `Shape`, `steps` times in a row: out = scan(src), where a
@@ -183,8 +219,9 @@ class tile_state_memory {
 /// (kernels::segmented_scan_tile_heads) when the tiles span more than one wave, the tiles launched
 /// while that pass runs so that they stage their data meanwhile (programmatic dependent launch);
 /// else each tile searches its own. The offsets do not change between steps, so the pass runs
-/// once, and every step after the first is launched early too: it stages its scale and walks its
-/// offsets while the step before finishes, and waits for it only to read the values.
+/// once. Steps whose tiles fit about one wave run in one grid (block::step_states: a step's tile
+/// waits only for the same tile of the step before); larger ones run a grid per step, each
+/// launched early so that it stages its scale and walks its offsets while the one before drains.
 template <class Shape, bool Exclusive, class Source, class T, class Offset, class Op>
 cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool src_aligned, T* out,
                          std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
@@ -200,35 +237,47 @@ cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool s
   const bool aligned = src_aligned && aligned16(out);
   // One tile-heads pass serves every step; a single step of a single wave searches in its tiles.
   const bool head_pass = steps > 1 || use_tile_head_pass<Shape>(tiles);
+  // Steps per grid (blocks fit grid.x, and a grid's epochs the status words).
+  const long long per_grid =
+      waves_of<Shape>(tiles) <= tuning::segmented_scan_iteration::one_grid_up_to_waves
+          ? std::min<long long>(0x7fffffff / std::int64_t(tiles), 1 << 28)
+          : 1;
 
   tile_state_memory<T> memory(workspace, tiles);
   cudaError_t launched = cudaSuccess;
-  for (long long step = 0; step < steps && launched == cudaSuccess; ++step) {
-    block::tile_state<T> state{};
+  for (long long done = 0, now = 0; done < steps && launched == cudaSuccess; done += now) {
+    now = std::min(per_grid, steps - done);
+    block::step_states<T> states{};
     std::int64_t* heads = nullptr;
-    launched = memory.next(stream, state, heads);
+    launched = memory.next(now, stream, states, heads);
     if (launched != cudaSuccess) break;
+    const dim3 grid(unsigned(std::int64_t(tiles) * now)), block(Shape::threads);
+    const auto* tile_heads = static_cast<const std::int64_t*>(heads);
+    using kernels::prior_grid_writes;
     if (!head_pass) {
-      kernel<<<unsigned(tiles), Shape::threads, 0, stream>>>(src, out, count, offsets, p, op, init,
-                                                             state, nullptr, aligned,
-                                                             kernels::prior_grid_writes::nothing);
+      kernel<<<grid, block, 0, stream>>>(src, out, count, offsets, p, op, init, states, nullptr,
+                                         aligned, prior_grid_writes::nothing);
       launched = cudaGetLastError();
-      continue;
-    }
-    if (step == 0) {
+    } else if (done > 0) {  // the heads are there: the grid before waited for their pass
+      launched = launch_early(kernel, grid, block, 0, stream, src, out, count, offsets, p, op,
+                              init, states, tile_heads, aligned, prior_grid_writes::input);
+    } else {
       constexpr unsigned warps_per_block = 8;
       kernels::segmented_scan_tile_heads<<<
           unsigned((tiles + warps_per_block - 1) / warps_per_block), 32 * warps_per_block, 0,
           stream>>>(offsets, p, Shape::tile, std::int64_t(tiles), heads);
       launched = cudaGetLastError();
-      if (launched != cudaSuccess) break;
+      if (launched == cudaSuccess && now == steps) {
+        launched = launch_early(kernel, grid, block, 0, stream, src, out, count, offsets, p, op,
+                                init, states, tile_heads, aligned, prior_grid_writes::tile_heads);
+      } else if (launched == cudaSuccess) {
+        // Grids follow: the next one reads the heads without waiting for their pass, so this one
+        // starts only once the pass is done.
+        kernel<<<grid, block, 0, stream>>>(src, out, count, offsets, p, op, init, states,
+                                           tile_heads, aligned, prior_grid_writes::nothing);
+        launched = cudaGetLastError();
+      }
     }
-    // A new epoch (even one that wraps around and clears the status words) keeps the heads.
-    const auto prior =
-        step == 0 ? kernels::prior_grid_writes::tile_heads : kernels::prior_grid_writes::input;
-    launched = launch_early(kernel, dim3(unsigned(tiles)), dim3(Shape::threads), 0, stream, src,
-                            out, count, offsets, p, op, init, state,
-                            static_cast<const std::int64_t*>(heads), aligned, prior);
   }
   const cudaError_t released = memory.release(stream);
   return launched != cudaSuccess ? launched : released;
@@ -317,8 +366,8 @@ cudaError_t scaled_segmented_inclusive_scan(const segmented_scan_options& opt, c
 /// `iterations` steps of the sparse-matrix iteration in place: a = segmented inclusive scan of
 /// a[i] * scale[i], then again on the result. The same as as many calls of
 /// scaled_segmented_inclusive_scan(opt, a, scale, a, ...), but `automatic` finds the tiles' first
-/// heads once and launches each step while the one before finishes (it stages the scale and reads
-/// the offsets meanwhile, and waits only to read a).
+/// heads once and runs every step in one grid, where a step's tile waits only for the same tile of
+/// the step before (it stages the scale and reads the offsets meanwhile), never for a whole step.
 template <class T, class Offset, class Op = corank::plus>
 cudaError_t scaled_segmented_scan_iterations(const segmented_scan_options& opt, T* a,
                                              const T* scale, std::size_t n, const Offset* offsets,

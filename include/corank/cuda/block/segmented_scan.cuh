@@ -101,6 +101,7 @@ __device__ __forceinline__ std::int64_t warp_lower_bound(const Offset* offsets, 
 struct tile_status {
   static constexpr unsigned aggregate = 1;  ///< value = reduction of a tile without heads
   static constexpr unsigned carry = 2;      ///< value = the carry out of the tile (final)
+  static constexpr unsigned stored = 3;     ///< carry, and the tile's output is written
 
   __device__ static unsigned load_acquire(const unsigned* p) {
     unsigned v;
@@ -109,6 +110,11 @@ struct tile_status {
   }
   __device__ static void store_release(unsigned* p, unsigned v) {
     asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  }
+  __device__ static unsigned long long load_acquire(const unsigned long long* p) {
+    unsigned long long v;
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
   }
 };
 
@@ -138,12 +144,59 @@ struct tile_state {
         if (spins > 4) __nanosleep(32);
         w = tile_status::load_acquire(words + pred);
       }
-      const bool final_carry = (w & 3u) == tile_status::carry;
+      const bool final_carry = (w & 3u) >= tile_status::carry;
       const T v = final_carry ? carries[pred] : aggregates[pred];
       carry = have ? op(v, carry) : v;
       have = true;
       if (final_carry) return carry;
     }
+  }
+
+  /// After the block's output is written (and a barrier): publishes that it is.
+  __device__ void publish_stored(std::int64_t tile) const {
+    tile_status::store_release(words + tile, (epoch << 2) | tile_status::stored);
+  }
+  /// Waits until `tile` has published its output (one thread; a barrier after it for the block).
+  __device__ void wait_stored(std::int64_t tile) const {
+    for (int spins = 0; tile_status::load_acquire(words + tile) != ((epoch << 2) | tile_status::stored);
+         ++spins)
+      if (spins > 4) __nanosleep(64);
+  }
+};
+
+/// Several scans in place in one grid (the steps of an iteration, a = scan(a * x) again and
+/// again): block b is tile b % tiles of step b / tiles. Blocks start in index order, so a step's
+/// tile runs once the same tile of the step before is stored (it reads that tile's output), not
+/// once the whole step is. Steps take their tile state from a ring of `ring` slots, epochs
+/// increasing by one per step; before a step reuses a slot, the step that used it last must be
+/// done (every tile counted in `tiles_done`, cumulative per slot), since its look-backs may still
+/// read it. A single scan is one step in slot 0, tiles_done null.
+inline constexpr int step_ring = 2;  ///< slots of tile state that the steps of a grid rotate through
+
+template <class T>
+struct step_states {
+  static constexpr int ring = step_ring;
+  tile_state<T> first;  ///< slot 0 at step 0's epoch
+  std::int64_t tiles;
+  std::int64_t slot_stride;       ///< entries between the slots of each array
+  unsigned long long* tiles_done;  ///< per slot; null for a single scan
+
+  __device__ tile_state<T> of_step(std::int64_t step) const {
+    const std::int64_t at = (step % ring) * slot_stride;
+    return {first.words + at, first.aggregates + at, first.carries + at,
+            first.epoch + unsigned(step)};
+  }
+  /// Waits until the slot of `step` is free, i.e. step - ring is done (one thread).
+  __device__ void wait_slot_free(std::int64_t step) const {
+    if (step < ring) return;
+    const unsigned long long want = static_cast<unsigned long long>(step / ring) * tiles;
+    for (int spins = 0; tile_status::load_acquire(tiles_done + step % ring) < want; ++spins)
+      if (spins > 4) __nanosleep(128);
+  }
+  /// Counts the calling tile of `step` as done (one thread, after its look-back).
+  __device__ void count_done(std::int64_t step) const {
+    __threadfence();
+    atomicAdd(tiles_done + step % ring, 1ull);
   }
 };
 

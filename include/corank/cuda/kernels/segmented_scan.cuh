@@ -95,18 +95,19 @@ __global__ void segmented_scan_tile_heads(const Offset* offsets, std::int64_t nu
 
 /// What the grid before a tile kernel in its stream writes, when the tile kernel is launched early
 /// (programmatic dependent launch): the tile kernel waits for it just before its first read of
-/// that data, and does everything it can before.
+/// that data, and does what it can before.
 enum class prior_grid_writes : int {
   nothing,     ///< launched the ordinary way
   tile_heads,  ///< the tile-heads pass
-  input,       ///< the previous step of an iteration, which wrote the values this step scans
+  input,       ///< the step before of an iteration, which wrote the values this step scans
 };
 
 /// One tile per block, tiles in launch order (block i = tile i, as CUB's single-pass scan relies
-/// on: blocks start in index order, so a tile's predecessors are running or done).
+/// on: blocks start in index order, so a tile's predecessors are running or done); with several
+/// steps in the grid, block i is tile i % tiles of step i / tiles (block::step_states).
 /// 1. Start the tile's copy into shared memory (cp.async: no registers held, so a block keeps a
-///    whole tile in flight). After a step of an iteration (`prior` = input), only the scale is
-///    copied now: the values come after the wait in step 2.
+///    whole tile in flight). After a step, only the scale is copied now: the values are the step
+///    before's output, copied once that tile is stored or that grid is done (after 2.).
 /// 2. While it is in flight, take the tile's first head from `tile_heads` (the pass above; without
 ///    it, when the tiles fit in one wave, warp 0 searches the offsets for it), walk
 ///    the offsets that fall in the tile, `walk` per thread at a time, and set their head bits (the
@@ -120,7 +121,7 @@ enum class prior_grid_writes : int {
 template <class Shape, bool Exclusive, class Source, class T, class Offset, class Op>
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     segmented_scan_tiles(Source src, T* out, std::int64_t n, const Offset* offsets,
-                         std::int64_t num_segments, Op op, T init, block::tile_state<T> state,
+                         std::int64_t num_segments, Op op, T init, block::step_states<T> steps,
                          const std::int64_t* tile_heads, bool vectors_aligned,
                          prior_grid_writes prior) {
   constexpr int NT = Shape::threads, items = Shape::items, tile_items = Shape::tile;
@@ -128,12 +129,14 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   constexpr int V = int(16 / sizeof(T));
   __shared__ tile_smem<Shape, T, inputs> s;
   const int tid = threadIdx.x;
-  const std::int64_t tile = blockIdx.x, base = tile * tile_items;
+  const std::int64_t step = blockIdx.x / steps.tiles, tile = blockIdx.x % steps.tiles;
+  const std::int64_t base = tile * tile_items;
   const int count = n - base < tile_items ? int(n - base) : tile_items;
+  const block::tile_state<T> state = steps.of_step(step);
 
-  block::allow_dependent_launch();  // the next step of an iteration may start its own staging
+  block::allow_dependent_launch();  // the next step's grid may stage its scale meanwhile
   for (int w = tid; w < tile_smem<Shape, T, inputs>::head_words; w += NT) s.head_bits[w] = 0;
-  const bool values_now = prior != prior_grid_writes::input;
+  const bool values_now = step == 0 && prior != prior_grid_writes::input;
   {
     const block::vector_range<T> values(src.in + base, s.staged[0], values_now ? count : 0);
     if constexpr (inputs == 2) {
@@ -176,8 +179,16 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
       }
     if (!__syncthreads_or(tid == NT - 1 && head[walk - 1] < end)) break;
   }
-  if (!values_now) {
-    block::wait_for_prior_grid();  // the previous step's values, and its use of the tile state
+  if (!values_now) {  // the values are the step before's output
+    if (step == 0) {
+      block::wait_for_prior_grid();
+    } else {
+      if (tid == 0) {
+        steps.of_step(step - 1).wait_stored(tile);
+        steps.wait_slot_free(step);
+      }
+      __syncthreads();
+    }
     const block::vector_range<T> values(src.in + base, s.staged[0], count);
     block::copy_ranges_async<NT>(values, block::vector_range<T>(src.in, s.staged[0], 0), tid);
     __pipeline_commit();
@@ -251,6 +262,13 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     for (int vi = tid; vi < tile_items / V; vi += NT) to[vi] = from[vi];
   } else {
     for (int i = tid; i < count; i += NT) out[base + i] = s.staged[0][i];
+  }
+  if (steps.tiles_done) {  // the next step's tile may read the output; this slot is done with
+    __syncthreads();
+    if (tid == 0) {
+      state.publish_stored(tile);
+      steps.count_done(step);
+    }
   }
 }
 

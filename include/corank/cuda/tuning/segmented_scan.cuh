@@ -40,6 +40,17 @@ struct segmented_scan_head_pass {
   static constexpr double from_waves = 1.2;
 };
 
+/// The steps of an iteration run in one grid (a step's tile waits for the same tile of the step
+/// before) up to this many waves of tiles, and as a grid per step, each launched early, above.
+/// H100, spmv stand-ins (scaled f32 tiles), ms per step, one grid vs a grid per step: cop20k_A
+/// (0.85 waves) 0.0096 vs 0.0113, cant (1.30) 0.0151 vs 0.0168, pdb1HYS (1.41) 0.0176 vs 0.0182;
+/// consph (1.96) 0.0314 vs 0.0293, pwtk (3.78) 0.0632 vs 0.0603. A step's tile in one grid waits
+/// for its input through memory and signals its output, which costs more than a grid boundary
+/// once the tiles of a step fill the device.
+struct segmented_scan_iteration {
+  static constexpr double one_grid_up_to_waves = 1.5;
+};
+
 /// The studied kernels: block size, and resident blocks per multiprocessor for the grid-stride
 /// grid.
 struct segmented_scan_studied {
