@@ -276,8 +276,11 @@ TEST_P(GpuSegmentedScan, LargeScaledIterationsAtOnceAreExact) {
   using shape = corank::cuda::tuning::segmented_scan_policy<4, 2>::shape;
   const double one_grid_up_to =
       corank::cuda::tuning::segmented_scan_iteration::one_grid_up_to_waves;
-  const std::size_t one_grid = std::size_t(one_grid_up_to * 0.9 * 132 * 7) * shape::tile,
-                    grid_per_step = std::size_t(one_grid_up_to * 1.5 * 132 * 7) * shape::tile + 7;
+  int sms = 0;
+  ASSERT_EQ(corank::cuda::detail::multiprocessor_count(&sms), cudaSuccess);
+  const double wave = double(sms) * shape::min_blocks;  // tiles
+  const std::size_t one_grid = std::size_t(one_grid_up_to * 0.9 * wave) * shape::tile,
+                    grid_per_step = std::size_t(one_grid_up_to * 1.5 * wave) * shape::tile + 7;
   const auto waves = [](std::size_t n) {
     return corank::cuda::detail::waves_of<shape>((n + shape::tile - 1) / shape::tile);
   };

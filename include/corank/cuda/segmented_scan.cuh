@@ -251,32 +251,29 @@ cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool s
     std::int64_t* heads = nullptr;
     launched = memory.next(now, stream, states, heads);
     if (launched != cudaSuccess) break;
-    const dim3 grid(unsigned(std::int64_t(tiles) * now)), block(Shape::threads);
-    const auto* tile_heads = static_cast<const std::int64_t*>(heads);
     using kernels::prior_grid_writes;
-    if (!head_pass) {
-      kernel<<<grid, block, 0, stream>>>(src, out, count, offsets, p, op, init, states, nullptr,
-                                         aligned, prior_grid_writes::nothing);
-      launched = cudaGetLastError();
-    } else if (done > 0) {  // the heads are there: the grid before waited for their pass
-      launched = launch_early(kernel, grid, block, 0, stream, src, out, count, offsets, p, op,
-                              init, states, tile_heads, aligned, prior_grid_writes::input);
-    } else {
+    // What this grid waits for, if it is launched early: the step before (from the second grid
+    // on), or the heads pass when this grid is the last (a grid after it reads the heads without
+    // waiting for their pass, so while grids follow, this one starts once the pass is done).
+    prior_grid_writes prior = done > 0 ? prior_grid_writes::input : prior_grid_writes::nothing;
+    if (head_pass && done == 0) {
       constexpr unsigned warps_per_block = 8;
       kernels::segmented_scan_tile_heads<<<
           unsigned((tiles + warps_per_block - 1) / warps_per_block), 32 * warps_per_block, 0,
           stream>>>(offsets, p, Shape::tile, std::int64_t(tiles), heads);
       launched = cudaGetLastError();
-      if (launched == cudaSuccess && now == steps) {
-        launched = launch_early(kernel, grid, block, 0, stream, src, out, count, offsets, p, op,
-                                init, states, tile_heads, aligned, prior_grid_writes::tile_heads);
-      } else if (launched == cudaSuccess) {
-        // Grids follow: the next one reads the heads without waiting for their pass, so this one
-        // starts only once the pass is done.
-        kernel<<<grid, block, 0, stream>>>(src, out, count, offsets, p, op, init, states,
-                                           tile_heads, aligned, prior_grid_writes::nothing);
-        launched = cudaGetLastError();
-      }
+      if (launched != cudaSuccess) break;
+      if (now == steps) prior = prior_grid_writes::tile_heads;
+    }
+    const dim3 grid(unsigned(std::int64_t(tiles) * now)), block(Shape::threads);
+    const std::int64_t* tile_heads = head_pass ? heads : nullptr;
+    if (prior == prior_grid_writes::nothing) {
+      kernel<<<grid, block, 0, stream>>>(src, out, count, offsets, p, op, init, states, tile_heads,
+                                         aligned, prior);
+      launched = cudaGetLastError();
+    } else {
+      launched = launch_early(kernel, grid, block, 0, stream, src, out, count, offsets, p, op,
+                              init, states, tile_heads, aligned, prior);
     }
   }
   const cudaError_t released = memory.release(stream);
