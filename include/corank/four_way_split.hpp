@@ -25,6 +25,32 @@ struct four_way_split {
   CORANK_HD Size position() const { return a + b + c + d; }
 };
 
+/// Read access to an array of sorted runs through its grid samples. The pass that writes such an
+/// array also keeps, for every multiple q of `Every` (a power of two), X[q] and X[q + Every - 1]
+/// side by side in a small array: samples[2 t] = X[t Every], samples[2 t + 1] = X[t Every + Every -
+/// 1] (where those exist). The cut searches step on the power-of-two grid of
+/// partition_point_on_grid: with runs starting at multiples of Every and cuts at multiples of it,
+/// every probe of a step of Every or more lands on such a position. So a pass's hundred thousand
+/// searches read a few megabytes that stay in cache, and only their last log2(Every) levels read
+/// the array itself, within one window of Every elements, instead of a fresh sector per level.
+/// Reads elsewhere go to the array: correct for any alignment, only slower.
+template <class T, unsigned Every>
+struct grid_sampled_ptr {
+  static_assert(Every >= 2 && (Every & (Every - 1)) == 0, "a power of two");
+  const T* array;
+  const T* samples;
+  std::size_t at;  // where element 0 of this view lies in `array`
+
+  CORANK_HD T operator[](std::size_t i) const {
+    const std::size_t q = at + i;
+    const unsigned r = unsigned(q % Every);
+    // One load from a selected address, not a branch between two loads.
+    const T* at_q = r == 0 || r == Every - 1 ? samples + (2 * (q / Every) + (r != 0)) : array + q;
+    return *at_q;
+  }
+  CORANK_HD grid_sampled_ptr operator+(std::size_t d) const { return {array, samples, at + d}; }
+};
+
 /// Four consecutive sorted runs.
 template <class It, class Size>
 struct four_runs {

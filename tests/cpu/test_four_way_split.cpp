@@ -161,6 +161,48 @@ TEST_F(FourWaySplit, RandomRunsAndStrides) {
           round % 3 == 0 ? 4u : round % 3 == 1 ? 100u : 1u << 30);
 }
 
+/// The cut searches through grid samples (grid_sampled_ptr) find the same cuts as on the keys,
+/// and read the keys nowhere on the grid: there the array holds poison, the samples the keys.
+TEST_F(FourWaySplit, SearchesThroughGridSamplesFindTheSameCuts) {
+  constexpr unsigned every = 8;
+  std::uniform_int_distribution<std::size_t> len(0, 120), stride(1, 40);
+  for (int round = 0; round < 200; ++round) {
+    const std::array<std::size_t, 4> lengths{len(rng), len(rng), len(rng), len(rng)};
+    const std::vector<std::uint32_t> keys = runs(lengths, round % 2 ? 5u : 1000u, corank::less{});
+    std::vector<std::uint32_t> samples(2 * ((keys.size() + every - 1) / every), 0u),
+        poisoned = keys;
+    for (std::size_t q = 0; q < keys.size(); ++q)
+      if (q % every == 0 || q % every == every - 1) {
+        samples[2 * (q / every) + (q % every != 0)] = keys[q];
+        poisoned[q] = 0xFFFFFFFFu;
+      }
+    const corank::grid_sampled_ptr<std::uint32_t, every> all{poisoned.data(), samples.data(), 0};
+    for (std::size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(all[i], keys[i]) << i;
+    for (std::size_t i = 0; i + 3 < keys.size(); ++i) ASSERT_EQ((all + 3)[i], keys[i + 3]) << i;
+
+    std::size_t start[5] = {0};
+    for (int r = 0; r < 4; ++r) start[r + 1] = start[r] + lengths[r];
+    const std::uint32_t* p = keys.data();
+    const corank::four_runs<const std::uint32_t*, std::size_t> plain{
+        p + start[0], p + start[1], p + start[2], p + start[3],
+        lengths[0],   lengths[1],   lengths[2],   lengths[3]};
+    const corank::four_runs<corank::grid_sampled_ptr<std::uint32_t, every>, std::size_t> sampled{
+        all + start[0], all + start[1], all + start[2], all + start[3],
+        lengths[0],     lengths[1],     lengths[2],     lengths[3]};
+    const std::size_t s = round % 3 ? stride(rng) : every * (1 + round % 4);
+    const auto grid = corank::sample_grid<std::size_t>::of(plain, s);
+    for (bool cd : {false, true})
+      for (std::size_t k = 0; k < grid.samples(cd); ++k) {
+        const split want = corank::split_before_sample(plain, s, cd, k, corank::less{});
+        const split got = corank::split_before_sample(sampled, s, cd, k, corank::less{});
+        ASSERT_EQ(got.a, want.a);
+        ASSERT_EQ(got.b, want.b);
+        ASSERT_EQ(got.c, want.c);
+        ASSERT_EQ(got.d, want.d);
+      }
+  }
+}
+
 TEST_F(FourWaySplit, CustomComparator) {
   std::uniform_int_distribution<std::size_t> len(0, 100), stride(1, 20);
   for (int round = 0; round < 50; ++round)

@@ -358,22 +358,40 @@ TEST_F(StableSort, MergePassMergesRunsPairwiseWithAndWithoutLeadTiles) {
     }
 }
 
+/// The grid samples of x (grid_sampled_ptr): x[t every] and x[t every + every - 1] at 2t and 2t + 1,
+/// poison where a group ends past x.
+std::vector<std::uint32_t> grid_samples(const std::vector<std::uint32_t>& x, unsigned every) {
+  std::vector<std::uint32_t> s(2 * ((x.size() + every - 1) / every), 0xA5A5A5A5u);
+  for (std::size_t q = 0; q < x.size(); ++q)
+    if (q % every == 0 || q % every == every - 1) s[2 * (q / every) + (q % every != 0)] = x[q];
+  return s;
+}
+
 /// One four-way pass as the sort runs it (detail::launch_four_way_pass: cuts, then tiles), with
 /// small blocks (320 outputs) so that many groups, samples and tiles run at the tests' sizes:
 /// tiles of one part and of three, widths that the stride divides and that it does not, groups of
 /// fewer or shorter runs at the end, few distinct keys (ties across all four runs), keys only and
-/// pairs.
+/// pairs; cut searches on the keys alone and through grid samples (read from the input's, written
+/// for the output: checked).
 TEST_F(StableSort, FourWayPassMergesGroupsOfFourRuns) {
   CORANK_REQUIRE_GPU();
   const auto check = [&](auto shape_tag, std::size_t n, std::size_t width, const pass_case& c) {
     using shape = decltype(shape_tag);
+    constexpr unsigned every = shape::sample_every;
     SCOPED_TRACE(testing::Message() << "width " << width << ", n " << n << ", parts "
-                                    << shape::parts << ", stride " << shape::stride);
+                                    << shape::parts << ", stride " << shape::stride
+                                    << ", samples every " << every);
     guarded<std::uint32_t> dk(c.keys), dv(c.vals), ok(std::vector<std::uint32_t>(n, 0xA5A5A5A5u)),
         ov(std::vector<std::uint32_t>(n, 0xA5A5A5A5u)),
         ok2(std::vector<std::uint32_t>(n, 0xA5A5A5A5u));
+    const std::vector<std::uint32_t> samples_in = grid_samples(c.keys, every ? every : 1),
+                                     want_samples = grid_samples(c.want_keys, every ? every : 1);
+    guarded<std::uint32_t> ds(samples_in),
+        ds_out(std::vector<std::uint32_t>(want_samples.size(), 0xA5A5A5A5u));
     const corank::cuda::kernels::four_way_runs<std::uint32_t, std::uint32_t> pairs{
-        {}, dk.data(), dv.data(), n, width, shape::stride, shape::parts, ok.data(), ov.data()};
+        {},        dk.data(), dv.data(), n, width, shape::stride, shape::parts, ok.data(), ov.data(),
+        ds.data(), every ? ds_out.data() : nullptr};
+    // Keys only: the cut searches read the keys alone.
     const corank::cuda::kernels::four_way_runs<std::uint32_t, corank::no_value> keys_only{
         {}, dk.data(), nullptr, n, width, shape::stride, shape::parts, ok2.data(), nullptr};
     device_buffer<corank::cuda::detail::sort_cut> cuts(std::max<std::size_t>(pairs.slots(), 1));
@@ -395,6 +413,11 @@ TEST_F(StableSort, FourWayPassMergesGroupsOfFourRuns) {
       ASSERT_EQ(got_vals[i], c.want_vals[i]) << "value at " << i;
       ASSERT_EQ(got_keys2[i], c.want_keys[i]) << "key-only pass, key at " << i;
     }
+    if (every) {
+      const auto got_samples = ds_out.result();
+      for (std::size_t i = 0; i < want_samples.size(); ++i)
+        ASSERT_EQ(got_samples[i], want_samples[i]) << "the output's grid sample " << i;
+    }
   };
   std::uniform_int_distribution<std::size_t> size(0, 30000);
   for (std::size_t width : {1u, 37u, 103u, 320u, 1000u, 2560u})
@@ -403,15 +426,18 @@ TEST_F(StableSort, FourWayPassMergesGroupsOfFourRuns) {
       const pass_case c = merge_pass_case(rng, n, width, 4, round == 2 ? 16 : 1u << 30);
       check(corank::cuda::tuning::four_way_shape<64, 5, 1>{}, n, width, c);
       check(corank::cuda::tuning::four_way_shape<64, 5, 3>{}, n, width, c);
+      check(corank::cuda::tuning::four_way_shape<64, 5, 1, 1, 8>{}, n, width, c);
+      check(corank::cuda::tuning::four_way_shape<64, 5, 3, 1, 4>{}, n, width, c);
     }
 }
 
-/// A policy with small tiles, so that whole sorts at the tests' sizes make many passes.
-template <int Ways>
+/// A policy with small tiles, so that whole sorts at the tests' sizes make many passes; grid
+/// samples every 8 keys (tiles and strides on the grid) or 64 (the 192-key tiles are not).
+template <int Ways, unsigned SampleEvery = 8>
 struct small_sort_policy : corank::cuda::tuning::merge_sort_policy<4, 4> {
   static constexpr int threads = 64, items = 3, pass_threads = 32, merge_ways = Ways;
-  static constexpr std::size_t four_way_from = 1;  // every sort (n >= 2) that makes a pass
-  using four_way = corank::cuda::tuning::four_way_shape<64, 5, 2>;
+  static constexpr std::size_t four_way_from = 1, sample_from = 1;  // every sort (n >= 2)
+  using four_way = corank::cuda::tuning::four_way_shape<64, 5, 2, 1, SampleEvery>;
 };
 
 /// Whole sorts through small tiles (192 keys): four-way passes, an odd number of doublings (a last
@@ -446,6 +472,8 @@ TEST_F(StableSort, SortsThroughManyFourWayAndTwoWayPasses) {
                         49151u, 49153u, 98305u, 200000u})
     for (std::uint64_t distinct : {std::uint64_t(1) << 32, std::uint64_t(3)}) {
       check(small_sort_policy<4>{}, n, distinct);
+      check(small_sort_policy<4, 64>{}, n, distinct);
+      check(small_sort_policy<4, 0>{}, n, distinct);
       check(small_sort_policy<2>{}, n, distinct);
     }
 }
@@ -503,11 +531,13 @@ TEST_F(StableSort, SortsStructKeysWithCustomComparators) {
 }
 
 /// The tuned four-way passes start at merge_sort_policy::four_way_from keys: u32 keys and pairs,
-/// and 8-byte struct keys (8-byte keys take them, with 4-byte values they do not), above it.
+/// and 8-byte struct keys (8-byte keys take them, with 4-byte values they do not), above it; u32
+/// keys without grid samples, then with them (from sample_from).
 TEST_F(StableSort, SortsLargeArraysThroughFourWayPasses) {
   using corank::cuda::tuning::merge_sort_policy;
-  const std::size_t n = merge_sort_policy<4, 0>::four_way_from + 4097;
-  expect_stable_sorts(random_keys<std::uint32_t>(rng, n, 1000), corank::less{});
+  for (std::size_t n : {merge_sort_policy<4, 0>::four_way_from + 4097,
+                        merge_sort_policy<4, 0>::sample_from + 64 * 3 + 1})
+    expect_stable_sorts(random_keys<std::uint32_t>(rng, n, 1000), corank::less{});
   std::vector<pair_key> keys(merge_sort_policy<8, 0>::four_way_from + 31);
   for (auto& k : keys) k = {std::uint32_t(rng() % 5000), std::uint32_t(rng())};
   expect_stable_sorts(keys, by_hi{});

@@ -15,7 +15,9 @@
 // memory), then merge passes over the whole array: from a few million keys (keys and values of up
 // to 8 bytes) ceil(log4(n / tile)) four-way passes, each a cut pass at samples
 // (four_way_split.hpp) and one tile of parts per block; otherwise ceil(log2(n / tile)) two-way
-// passes, each the production merge's partitioned scheme over every pair of runs at once.
+// passes, each the production merge's partitioned scheme over every pair of runs at once. Arrays
+// larger than the L2 cache keep grid samples of each pass's output (grid_sampled_ptr), so the
+// next cut pass's searches read the array only in their last levels.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -47,16 +49,20 @@ using sort_policy =
 template <class Policy>
 constexpr std::size_t tile_items = std::size_t(Policy::threads) * Policy::items;
 
-/// A four-way pass over runs of `width` (its cuts in temporary storage).
+/// A four-way pass over runs of `width` (its cuts in temporary storage), reading the input's grid
+/// samples and writing the output's (unless null) when the policy keeps them.
 template <class Key, class Value, class Policy>
 kernels::four_way_runs<Key, Value> four_way_pass(const Key* keys, const Value* vals, std::size_t n,
-                                                 std::size_t width, Key* keys_out,
-                                                 Value* vals_out) {
+                                                 std::size_t width, Key* keys_out, Value* vals_out,
+                                                 const Key* samples = nullptr,
+                                                 Key* samples_out = nullptr) {
   using shape = typename Policy::four_way;
-  return {{}, keys, vals, n, width, shape::stride, shape::parts, keys_out, vals_out};
+  return {{},       keys,     vals,    n,          width, shape::stride, shape::parts,
+          keys_out, vals_out, samples, samples_out};
 }
 
-/// The temporary storage: a second array of keys and of values, and the four-way passes' cuts.
+/// The temporary storage: a second array of keys and of values, the four-way passes' cuts, and
+/// two arrays of grid samples (a pass's input's and its output's).
 template <class Key, class Value, class Policy = sort_policy<Key, Value>>
 struct merge_sort_layout {
   static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
@@ -75,9 +81,18 @@ struct merge_sort_layout {
             four_way_pass<Key, Value, Policy>(nullptr, nullptr, n, width, nullptr, nullptr).slots();
         most = slots > most ? slots : most;
       }
-    return most * sizeof(sort_cut);
+    return round16(most * sizeof(sort_cut));
   }
-  static std::size_t bytes(std::size_t n) { return key_bytes(n) + value_bytes(n) + cut_bytes(n); }
+  static constexpr unsigned sample_every = Policy::four_way::sample_every;
+  /// One array of grid samples: two keys per sample_every.
+  static std::size_t sample_bytes(std::size_t n) {
+    constexpr std::size_t every = sample_every > 0 ? sample_every : 1;
+    if (sample_every == 0 || !four_way(n) || n < Policy::sample_from) return 0;
+    return round16(2 * ((n + every - 1) / every) * sizeof(Key));
+  }
+  static std::size_t bytes(std::size_t n) {
+    return key_bytes(n) + value_bytes(n) + cut_bytes(n) + 2 * sample_bytes(n);
+  }
 };
 
 /// One four-way pass: the cuts (four_way_partition), then one tile per block, launched early so
@@ -99,7 +114,7 @@ cudaError_t launch_four_way_pass(const Problem& p, sort_cut* cuts,
   const std::size_t slots = p.slots(), tiles = p.tiles();
   if (slots > std::size_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
   constexpr unsigned pt = tuning::automatic_defaults::partition_threads;
-  kernels::four_way_partition<<<unsigned((slots + pt - 1) / pt), pt, 0, stream>>>(p, cuts, comp);
+  kernels::four_way_partition<Shape><<<unsigned((slots + pt - 1) / pt), pt, 0, stream>>>(p, cuts, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   return launch_early(kernel, dim3(unsigned(tiles)), dim3(Shape::threads), smem, stream, p,
                       static_cast<const sort_cut*>(cuts), comp);
@@ -121,6 +136,14 @@ cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Co
   Value* vals_tmp = reinterpret_cast<Value*>(bytes + layout::key_bytes(n));
   auto* cuts = reinterpret_cast<sort_cut*>(
       bytes + layout::key_bytes(n) + layout::value_bytes(n));
+  // Grid samples of a pass's input and of its output, swapped like the keys.
+  Key* samples_in = layout::sample_bytes(n) == 0
+                        ? nullptr
+                        : reinterpret_cast<Key*>(reinterpret_cast<unsigned char*>(cuts) +
+                                                 layout::cut_bytes(n));
+  Key* samples_out = samples_in ? reinterpret_cast<Key*>(reinterpret_cast<unsigned char*>(samples_in) +
+                                                         layout::sample_bytes(n))
+                                : nullptr;
   const std::size_t tiles = (n + tile - 1) / tile;
   if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
   int passes = 0;
@@ -130,13 +153,16 @@ cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Co
   Value* src_v = passes % 2 ? vals_tmp : vals;
   Key* dst_k = passes % 2 ? keys : keys_tmp;
   Value* dst_v = passes % 2 ? vals : vals_tmp;
-  kernels::merge_sort_tiles<NT, VT>
-      <<<unsigned(tiles), NT, 0, stream>>>(keys, vals, src_k, src_v, n, comp);
+  kernels::merge_sort_tiles<NT, VT, layout::sample_every>
+      <<<unsigned(tiles), NT, 0, stream>>>(keys, vals, src_k, src_v, samples_in, n, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   for (std::size_t width = tile; width < n; width *= ways) {
     if (four_way) {
-      const auto pass = four_way_pass<Key, Value, Policy>(src_k, src_v, n, width, dst_k, dst_v);
+      const bool last = 4 * width >= n;  // no pass reads this one's samples
+      const auto pass = four_way_pass<Key, Value, Policy>(src_k, src_v, n, width, dst_k, dst_v,
+                                                          samples_in, last ? nullptr : samples_out);
       CORANK_CUDA_TRY((launch_four_way_pass<typename Policy::four_way>(pass, cuts, comp, stream)));
+      std::swap(samples_in, samples_out);
     } else {
       // The production merge's partitioned scheme, every pair of runs a merge of its own.
       const kernels::pairwise_runs<Key, Value> pass{{}, src_k, src_v, n, width, dst_k, dst_v};

@@ -69,4 +69,20 @@ __device__ __forceinline__ void merge_runs_in_shared(Key* s_keys, Value* s_vals,
   __syncthreads();
 }
 
+/// Stores the grid samples (grid_sampled_ptr in four_way_split.hpp) of a block's output: the
+/// outputs out_at .. out_at + count - 1, staged in shared memory at staged[0, count), that sit at a
+/// multiple of Every or one before the next. Each sample has one writer, the block that writes its
+/// position.
+template <int NT, unsigned Every, class Key>
+__device__ __forceinline__ void store_grid_samples(const Key* staged, std::size_t out_at,
+                                                   std::size_t count, Key* samples, int tid) {
+  if (count == 0) return;
+  const std::size_t end = out_at + count;
+  for (std::size_t t = out_at / Every + unsigned(tid); t * Every < end; t += NT) {
+    const std::size_t first = t * Every, last = first + Every - 1;
+    if (first >= out_at) samples[2 * t] = staged[first - out_at];
+    if (last < end) samples[2 * t + 1] = staged[last - out_at];
+  }
+}
+
 }  // namespace corank::cuda::block

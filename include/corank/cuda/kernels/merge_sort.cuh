@@ -25,11 +25,12 @@ struct merge_sort_smem {
 };
 
 /// Sorts each tile of NT * VT items stably: registers, then merges in shared memory. Reads
-/// keys_in, writes keys_out (may be the same array: a block reads its whole tile first).
-template <int NT, int VT, class Key, class Value, class Compare>
+/// keys_in, writes keys_out (may be the same array: a block reads its whole tile first) and, when
+/// SampleEvery > 0 and samples_out is given, the output's grid samples (four-way passes follow).
+template <int NT, int VT, unsigned SampleEvery, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(NT)
     merge_sort_tiles(const Key* keys_in, const Value* vals_in, Key* keys_out, Value* vals_out,
-                     std::size_t n, Compare comp) {
+                     Key* samples_out, std::size_t n, Compare comp) {
   constexpr int tile = NT * VT;
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   __shared__ merge_sort_smem<tile, Key, Value> smem;
@@ -66,6 +67,8 @@ __global__ void __launch_bounds__(NT)
     keys_out[start + i] = smem.keys[i];
     if constexpr (has_values) vals_out[start + i] = s_vals[i];
   }
+  if constexpr (SampleEvery > 0)
+    if (samples_out) block::store_grid_samples<NT, SampleEvery>(smem.keys, start, count, samples_out, tid);
 }
 
 // ---- four-way passes ---------------------------------------------------------------------------
@@ -73,7 +76,9 @@ __global__ void __launch_bounds__(NT)
 /// A four-way merge sort pass: the runs of `width` of keys[0, n) merged four at a time into
 /// keys_out, each group of four runs (A, B, C, D; the last group may hold fewer, shorter ones) cut
 /// before every `stride`-th element of AB and of CD (four_way_split.hpp), a tile taking `parts`
-/// consecutive parts. Each group has cut_slots() slots for its cuts, in output order.
+/// consecutive parts. Each group has cut_slots() slots for its cuts, in output order. With a shape
+/// that keeps grid samples, `samples`, unless null, are the input's (the cut searches read them)
+/// and `samples_out`, unless null (the last pass, or none kept), receives the output's.
 template <class K, class V>
 struct four_way_runs : problem_types<K, V> {
   const K* keys;
@@ -81,6 +86,8 @@ struct four_way_runs : problem_types<K, V> {
   std::size_t n, width, stride, parts;
   K* keys_out;
   V* vals_out;
+  const K* samples = nullptr;
+  K* samples_out = nullptr;
 
   struct group_runs {
     std::size_t base;
@@ -114,12 +121,28 @@ struct four_way_runs : problem_types<K, V> {
       runs.vals[r] = problem_types<K, V>::has_values ? vals + start[r] : nullptr;
     return runs;
   }
+
+  /// The group's runs as the cut searches read them: through the grid samples when Every > 0.
+  template <unsigned Every>
+  __device__ auto search_runs(std::size_t g) const {
+    const four_runs<const K*, std::size_t> runs = group(g).keys;
+    if constexpr (Every == 0) {
+      return runs;
+    } else {
+      const grid_sampled_ptr<K, Every> all{keys, samples, 0};
+      return four_runs<grid_sampled_ptr<K, Every>, std::size_t>{
+          all + std::size_t(runs.a - keys), all + std::size_t(runs.b - keys),
+          all + std::size_t(runs.c - keys), all + std::size_t(runs.d - keys),
+          runs.na, runs.nb, runs.nc, runs.nd};
+    }
+  }
 };
 
 /// The four-way pass's cuts: thread j takes sample j (a group's AB samples, then its CD samples),
-/// finds the cut before it (one co-rank, then two grid searches stepped together) and stores it
-/// at its place in output order (sorted_index).
-template <class Problem, class Compare>
+/// finds the cut before it (one co-rank, then two grid searches stepped together, through the
+/// input's grid samples when the problem has them) and stores it at its place in output order
+/// (sorted_index).
+template <class Shape, class Problem, class Compare>
 __global__ void four_way_partition(Problem p, four_way_split<std::size_t>* cuts, Compare comp) {
   block::allow_dependent_launch();
   const std::size_t sample = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -127,11 +150,15 @@ __global__ void four_way_partition(Problem p, four_way_split<std::size_t>* cuts,
   const std::size_t group = sample / p.cut_slots(), in_group = sample % p.cut_slots();
   const bool cd = in_group >= p.kind_samples();
   const std::size_t index = cd ? in_group - p.kind_samples() : in_group;
-  const auto runs = p.group(group).keys;
-  const auto grid = sample_grid<std::size_t>::of(runs, p.stride);
-  if (index >= grid.samples(cd)) return;  // past a short group's samples
-  const four_way_split<std::size_t> c = split_before_sample(runs, p.stride, cd, index, comp);
-  cuts[group * p.cut_slots() + sorted_index(grid, cd, index, c)] = c;
+  const auto cut = [&](const auto& runs) {
+    const auto grid = sample_grid<std::size_t>::of(runs, p.stride);
+    if (index >= grid.samples(cd)) return;  // past a short group's samples
+    const four_way_split<std::size_t> c = split_before_sample(runs, p.stride, cd, index, comp);
+    cuts[group * p.cut_slots() + sorted_index(grid, cd, index, c)] = c;
+  };
+  if constexpr (Shape::sample_every > 0)
+    if (p.samples) return cut(p.template search_runs<Shape::sample_every>(group));
+  cut(p.template search_runs<0>(group));
 }
 
 /// Shared memory of four_way_merge_tiles for tiles of up to `tile` outputs: one stage of keys and
@@ -265,6 +292,10 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
       if (tid * VT + j < total) sv[vo + tid * VT + j] = vals[j];
   }
   __syncthreads();
+  if constexpr (Shape::sample_every > 0)
+    if (p.samples_out)
+      block::store_grid_samples<NT, Shape::sample_every>(sk + ko, out_at, std::size_t(total),
+                                                         p.samples_out, tid);
   constexpr int key_iters = (VT + block::vector_items<K> - 1) / block::vector_items<K> + 1;
   constexpr int val_iters = (VT + block::vector_items<V> - 1) / block::vector_items<V> + 1;
   block::copy_range<key_iters>(sk + ko, p.keys_out + out_at, total, tid, NT);

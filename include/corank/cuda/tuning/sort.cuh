@@ -80,14 +80,22 @@ namespace corank::cuda::tuning {
 /// A four-way merge pass's block (kernels::four_way_merge_tiles): tiles of Parts consecutive parts,
 /// cut every `stride` elements of AB and of CD, fewer than (Parts + 2) x stride outputs; stride is
 /// the largest that keeps a tile within Threads x Items outputs and each of its two first-stage
-/// merges within whole threads (2 x Items to spare).
-template <int Threads, int Items, int Parts, int MinBlocks = 1>
+/// merges within whole threads (2 x Items to spare), rounded down to a multiple of SampleEvery.
+/// SampleEvery > 0: each pass keeps the grid samples of its output every SampleEvery elements
+/// (grid_sampled_ptr, four_way_split.hpp) for the next pass's cut searches; 0: they read the keys.
+template <int Threads, int Items, int Parts, int MinBlocks = 1, unsigned SampleEvery = 0>
 struct four_way_shape {
   static constexpr int threads = Threads;
   static constexpr int items = Items;
   static constexpr int min_blocks = MinBlocks;
   static constexpr std::size_t parts = Parts;
-  static constexpr std::size_t stride = (std::size_t(Threads) * Items - 2 * Items) / (Parts + 2);
+  static constexpr unsigned sample_every = SampleEvery;
+  static constexpr std::size_t widest_stride =
+      (std::size_t(Threads) * Items - 2 * Items) / (Parts + 2);
+  // On a multiple of SampleEvery, a co-rank's probes into B land on samples too (four_way_split).
+  static constexpr std::size_t stride = SampleEvery > 0 && widest_stride >= SampleEvery
+                                            ? widest_stride / SampleEvery * SampleEvery
+                                            : widest_stride;
   static_assert(stride > 0, "a tile of Parts parts needs Threads x Items >= (Parts + 4) x Items");
 };
 
@@ -127,8 +135,21 @@ struct merge_sort_policy {
   // against 0.323; u32 pairs 3M 0.321 against 0.316, 4M 0.409 against 0.426, 6M 0.595 against 0.637.
   static constexpr int merge_ways = narrow ? 4 : 2;
   static constexpr std::size_t four_way_from = std::size_t(keys_only_narrow ? 8 : 4) << 20;
-  using four_way = std::conditional_t<keys_only_narrow, four_way_shape<256, 31, 6, 4>,
-                                      four_way_shape<256, narrow ? 23 : 7, narrow ? 6 : 2, 3>>;
+  // Grid samples (every 64 keys: two more stores per 64 outputs) let the cut searches read a
+  // pass's input only in their last 6 levels: the cut pass at 100M u32 keys 0.10-0.14 -> 0.06-0.09
+  // ms. They pay where the arrays outgrow the L2 cache; below, the searches hit it anyway and the
+  // samples' stores and stride cost more (same shape, G64 against none; u32 keys 10M 0.509 against
+  // 0.491 ms, 16M 0.767 / 0.765, 24M 1.038 / 1.067, 40M 1.614 / 1.684, 100M 4.204 / 4.512; pairs
+  // 10M 0.825 against 0.843, 100M 8.02 / 8.49). Shapes with samples (strides on their grid):
+  // keys 256 x 33, 6 parts, 4 blocks: 0.491 / 4.204 ms at 10M / 100M (256 x 31: 0.486 without
+  // samples / 4.316 with; 256 x 33, 7 parts: 0.533 / 4.283; 256 x 37, 3 blocks: 0.549 / 4.470);
+  // pairs 256 x 25 (36 bytes spilled): 0.825 / 8.02 ms (256 x 23: 0.874 / 8.37).
+  static constexpr unsigned sample_every = 64;
+  static constexpr std::size_t sample_from =
+      keys_only_narrow ? std::size_t(16) << 20 : four_way_from;
+  using four_way =
+      std::conditional_t<keys_only_narrow, four_way_shape<256, 33, 6, 4, sample_every>,
+                         four_way_shape<256, narrow ? 25 : 7, narrow ? 6 : 2, 3, sample_every>>;
   static constexpr int items = keys_only_narrow          ? 23
                                : narrow && KeyBytes <= 4 ? 21
                                : narrow                  ? 15
