@@ -77,38 +77,41 @@ struct sample_grid {
 
 /// The cut just before element k of the stable merge of x and y (k < nx + ny), with the elements
 /// of u and v that come before it: on ties u and v come after it (UBefore = false: lower bounds) or
-/// before it (UBefore = true: upper bounds). Returns {taken from x, y, u, v}.
-template <bool UBefore, class It, class Size, class Compare>
+/// before it (UBefore = true: upper bounds). Returns {taken from x, y, u, v}. Search: whose co-rank
+/// and rank searches (grid_search, merge_path.hpp, or one with the same results).
+template <bool UBefore, class Search, class It, class Size, class Compare>
 CORANK_HD four_way_split<Size> split_before_pair_element(It x, Size nx, It y, Size ny, It u, Size nu,
                                                          It v, Size nv, Size k, Compare comp) {
-  const Size i = co_rank_on_grid(k, x, nx, y, ny, comp), j = k - i;
+  const Size i = Search::co_rank(k, x, nx, y, ny, comp), j = k - i;
   const auto key = i < nx && (j >= ny || !comp(y[j], x[i])) ? x[i] : y[j];
-  const rank_pair<Size> uv = ranks_on_grid<UBefore>(u, nu, v, nv, key, comp);
+  const rank_pair<Size> uv = Search::template ranks<UBefore>(u, nu, v, nv, key, comp);
   return {i, j, uv.x, uv.y};
 }
 
 /// The cut just before AB sample k (k < |AB|, AB's k-th element): CD's elements equal to it come
 /// after it, so C and D give those strictly less.
-template <class It, class Size, class Compare>
+template <class Search = grid_search, class It, class Size, class Compare>
 CORANK_HD four_way_split<Size> split_before_ab(const four_runs<It, Size>& r, Size k,
                                                Compare comp) {
-  return split_before_pair_element<false>(r.a, r.na, r.b, r.nb, r.c, r.nc, r.d, r.nd, k, comp);
+  return split_before_pair_element<false, Search>(r.a, r.na, r.b, r.nb, r.c, r.nc, r.d, r.nd, k,
+                                                  comp);
 }
 
 /// The cut just before CD sample k (k < |CD|): AB's elements equal to it come before it.
-template <class It, class Size, class Compare>
+template <class Search = grid_search, class It, class Size, class Compare>
 CORANK_HD four_way_split<Size> split_before_cd(const four_runs<It, Size>& r, Size k,
                                                Compare comp) {
   const four_way_split<Size> s =
-      split_before_pair_element<true>(r.c, r.nc, r.d, r.nd, r.a, r.na, r.b, r.nb, k, comp);
+      split_before_pair_element<true, Search>(r.c, r.nc, r.d, r.nd, r.a, r.na, r.b, r.nb, k, comp);
   return {s.c, s.d, s.a, s.b};
 }
 
 /// The cut before sample `index` of AB (cd = false) or CD (cd = true).
-template <class It, class Size, class Compare>
+template <class Search = grid_search, class It, class Size, class Compare>
 CORANK_HD four_way_split<Size> split_before_sample(const four_runs<It, Size>& r, Size stride,
                                                    bool cd, Size index, Compare comp) {
-  return cd ? split_before_cd(r, index * stride, comp) : split_before_ab(r, index * stride, comp);
+  return cd ? split_before_cd<Search>(r, index * stride, comp)
+            : split_before_ab<Search>(r, index * stride, comp);
 }
 
 /// Where a sample's cut falls among all the cuts of its runs in output order: after the `index`

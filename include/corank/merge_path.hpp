@@ -115,6 +115,21 @@ CORANK_HD rank_pair<Size> ranks_on_grid(ItX x, Size nx, ItY y, Size ny, const Ke
   return r;
 }
 
+/// The grid searches above, one thread each: the Search of the four-way cut (four_way_split.hpp)
+/// on the CPU and by default; the GPU's cut pass may pass searches shared by several lanes
+/// (cuda/block/co_rank.cuh), which return the same results.
+struct grid_search {
+  template <class Size, class ItA, class ItB, class Compare>
+  CORANK_HD static Size co_rank(Size k, ItA a, Size m, ItB b, Size n, Compare comp) {
+    return co_rank_on_grid(k, a, m, b, n, comp);
+  }
+  template <bool UpperBound, class Size, class ItX, class ItY, class Key, class Compare>
+  CORANK_HD static rank_pair<Size> ranks(ItX x, Size nx, ItY y, Size ny, const Key& key,
+                                         Compare comp) {
+    return ranks_on_grid<UpperBound>(x, nx, y, ny, key, comp);
+  }
+};
+
 /// An output iterator that swallows whatever is written: a key-only merge is the key-value merge
 /// with its values discarded, so the merge loops are written once.
 struct discard_iterator {

@@ -372,7 +372,7 @@ std::vector<std::uint32_t> grid_samples(const std::vector<std::uint32_t>& x, uns
 /// tiles of one part and of three, widths that the stride divides and that it does not, groups of
 /// fewer or shorter runs at the end, few distinct keys (ties across all four runs), keys only and
 /// pairs; cut searches on the keys alone and through grid samples (read from the input's, written
-/// for the output: checked).
+/// for the output: checked), by groups of lanes (pairs) and by one thread each (keys only).
 TEST_F(StableSort, FourWayPassMergesGroupsOfFourRuns) {
   CORANK_REQUIRE_GPU();
   const auto check = [&](auto shape_tag, std::size_t n, std::size_t width, const pass_case& c) {
@@ -380,7 +380,8 @@ TEST_F(StableSort, FourWayPassMergesGroupsOfFourRuns) {
     constexpr unsigned every = shape::sample_every;
     SCOPED_TRACE(testing::Message() << "width " << width << ", n " << n << ", parts "
                                     << shape::parts << ", stride " << shape::stride
-                                    << ", samples every " << every);
+                                    << ", samples every " << every << ", search lanes "
+                                    << shape::search_lanes);
     guarded<std::uint32_t> dk(c.keys), dv(c.vals), ok(std::vector<std::uint32_t>(n, 0xA5A5A5A5u)),
         ov(std::vector<std::uint32_t>(n, 0xA5A5A5A5u)),
         ok2(std::vector<std::uint32_t>(n, 0xA5A5A5A5u));
@@ -399,7 +400,7 @@ TEST_F(StableSort, FourWayPassMergesGroupsOfFourRuns) {
       CORANK_ASSERT_CUDA(corank::cuda::detail::launch_four_way_pass<shape>(
           pairs, cuts.data(), corank::less{}, cudaStream_t(0)));
       CORANK_ASSERT_CUDA(corank::cuda::detail::launch_four_way_pass<shape>(
-          keys_only, cuts.data(), corank::less{}, cudaStream_t(0)));
+          keys_only, cuts.data(), corank::less{}, cudaStream_t(0), false));
       auto other_stride = pairs;  // a problem cut for another shape is refused
       other_stride.stride += 1;
       EXPECT_EQ(corank::cuda::detail::launch_four_way_pass<shape>(other_stride, cuts.data(),
@@ -426,18 +427,21 @@ TEST_F(StableSort, FourWayPassMergesGroupsOfFourRuns) {
       const pass_case c = merge_pass_case(rng, n, width, 4, round == 2 ? 16 : 1u << 30);
       check(corank::cuda::tuning::four_way_shape<64, 5, 1>{}, n, width, c);
       check(corank::cuda::tuning::four_way_shape<64, 5, 3>{}, n, width, c);
-      check(corank::cuda::tuning::four_way_shape<64, 5, 1, 1, 8>{}, n, width, c);
-      check(corank::cuda::tuning::four_way_shape<64, 5, 3, 1, 4>{}, n, width, c);
+      check(corank::cuda::tuning::four_way_shape<64, 5, 1, 1, 8, 4>{}, n, width, c);
+      check(corank::cuda::tuning::four_way_shape<64, 5, 3, 1, 4, 8>{}, n, width, c);
+      check(corank::cuda::tuning::four_way_shape<64, 5, 2, 1, 0, 32>{}, n, width, c);
     }
 }
 
 /// A policy with small tiles, so that whole sorts at the tests' sizes make many passes; grid
-/// samples every 8 keys (tiles and strides on the grid) or 64 (the 192-key tiles are not).
+/// samples every 8 keys (tiles and strides on the grid) or 64 (the 192-key tiles are not); cut
+/// searches by 4 lanes, or one thread (samples every 64).
 template <int Ways, unsigned SampleEvery = 8>
 struct small_sort_policy : corank::cuda::tuning::merge_sort_policy<4, 4> {
   static constexpr int threads = 64, items = 3, pass_threads = 32, merge_ways = Ways;
-  static constexpr std::size_t four_way_from = 1, sample_from = 1;  // every sort (n >= 2)
-  using four_way = corank::cuda::tuning::four_way_shape<64, 5, 2, 1, SampleEvery>;
+  static constexpr std::size_t four_way_from = 1;  // every sort (n >= 2) that makes a pass
+  static constexpr std::size_t lane_search_below = SampleEvery == 64 ? 1 : ~std::size_t(0);
+  using four_way = corank::cuda::tuning::four_way_shape<64, 5, 2, 1, SampleEvery, 4>;
 };
 
 /// Whole sorts through small tiles (192 keys): four-way passes, an odd number of doublings (a last
@@ -532,11 +536,11 @@ TEST_F(StableSort, SortsStructKeysWithCustomComparators) {
 
 /// The tuned four-way passes start at merge_sort_policy::four_way_from keys: u32 keys and pairs,
 /// and 8-byte struct keys (8-byte keys take them, with 4-byte values they do not), above it; u32
-/// keys without grid samples, then with them (from sample_from).
+/// keys with the cut searches of several lanes, then of one (from lane_search_below).
 TEST_F(StableSort, SortsLargeArraysThroughFourWayPasses) {
   using corank::cuda::tuning::merge_sort_policy;
   for (std::size_t n : {merge_sort_policy<4, 0>::four_way_from + 4097,
-                        merge_sort_policy<4, 0>::sample_from + 64 * 3 + 1})
+                        merge_sort_policy<4, 0>::lane_search_below + 64 * 3 + 1})
     expect_stable_sorts(random_keys<std::uint32_t>(rng, n, 1000), corank::less{});
   std::vector<pair_key> keys(merge_sort_policy<8, 0>::four_way_from + 31);
   for (auto& k : keys) k = {std::uint32_t(rng() % 5000), std::uint32_t(rng())};

@@ -15,9 +15,10 @@
 // memory), then merge passes over the whole array: from a few million keys (keys and values of up
 // to 8 bytes) ceil(log4(n / tile)) four-way passes, each a cut pass at samples
 // (four_way_split.hpp) and one tile of parts per block; otherwise ceil(log2(n / tile)) two-way
-// passes, each the production merge's partitioned scheme over every pair of runs at once. Arrays
-// larger than the L2 cache keep grid samples of each pass's output (grid_sampled_ptr), so the
-// next cut pass's searches read the array only in their last levels.
+// passes, each the production merge's partitioned scheme over every pair of runs at once. Four-way
+// passes keep grid samples of their output (grid_sampled_ptr), so the next cut pass's searches
+// read the array only in their last levels; each search takes a few lanes until the arrays are
+// large enough that the cut pass is bound by its reads rather than their latency.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -87,7 +88,7 @@ struct merge_sort_layout {
   /// One array of grid samples: two keys per sample_every.
   static std::size_t sample_bytes(std::size_t n) {
     constexpr std::size_t every = sample_every > 0 ? sample_every : 1;
-    if (sample_every == 0 || !four_way(n) || n < Policy::sample_from) return 0;
+    if (sample_every == 0 || !four_way(n)) return 0;
     return round16(2 * ((n + every - 1) / every) * sizeof(Key));
   }
   static std::size_t bytes(std::size_t n) {
@@ -95,11 +96,13 @@ struct merge_sort_layout {
   }
 };
 
-/// One four-way pass: the cuts (four_way_partition), then one tile per block, launched early so
-/// its blocks are resident and waiting when the cuts are done (block::wait_for_prior_grid).
+/// One four-way pass: the cuts (four_way_partition, each sample's searches shared by the Shape's
+/// search_lanes lanes when lane_search, else one thread each), then one tile per block, launched
+/// early so its blocks are resident and waiting when the cuts are done
+/// (block::wait_for_prior_grid).
 template <class Shape, class Problem, class Compare>
-cudaError_t launch_four_way_pass(const Problem& p, sort_cut* cuts,
-                                 Compare comp, cudaStream_t stream) {
+cudaError_t launch_four_way_pass(const Problem& p, sort_cut* cuts, Compare comp,
+                                 cudaStream_t stream, bool lane_search = true) {
   using K = typename Problem::key_type;
   using V = typename Problem::value_type;
   constexpr std::size_t smem =
@@ -114,7 +117,12 @@ cudaError_t launch_four_way_pass(const Problem& p, sort_cut* cuts,
   const std::size_t slots = p.slots(), tiles = p.tiles();
   if (slots > std::size_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
   constexpr unsigned pt = tuning::automatic_defaults::partition_threads;
-  kernels::four_way_partition<Shape><<<unsigned((slots + pt - 1) / pt), pt, 0, stream>>>(p, cuts, comp);
+  const unsigned lanes = lane_search ? Shape::search_lanes : 1;
+  const unsigned blocks = unsigned((slots * lanes + pt - 1) / pt);
+  if (lanes == 1)
+    kernels::four_way_partition<Shape, 1><<<blocks, pt, 0, stream>>>(p, cuts, comp);
+  else
+    kernels::four_way_partition<Shape, Shape::search_lanes><<<blocks, pt, 0, stream>>>(p, cuts, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   return launch_early(kernel, dim3(unsigned(tiles)), dim3(Shape::threads), smem, stream, p,
                       static_cast<const sort_cut*>(cuts), comp);
@@ -161,7 +169,8 @@ cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Co
       const bool last = 4 * width >= n;  // no pass reads this one's samples
       const auto pass = four_way_pass<Key, Value, Policy>(src_k, src_v, n, width, dst_k, dst_v,
                                                           samples_in, last ? nullptr : samples_out);
-      CORANK_CUDA_TRY((launch_four_way_pass<typename Policy::four_way>(pass, cuts, comp, stream)));
+      CORANK_CUDA_TRY((launch_four_way_pass<typename Policy::four_way>(
+          pass, cuts, comp, stream, n < Policy::lane_search_below)));
       std::swap(samples_in, samples_out);
     } else {
       // The production merge's partitioned scheme, every pair of runs a merge of its own.

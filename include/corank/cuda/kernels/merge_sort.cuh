@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "corank/cuda/block/bitonic_network.cuh"
+#include "corank/cuda/block/co_rank.cuh"
 #include "corank/cuda/block/load_store.cuh"
 #include "corank/cuda/block/merge_sort.cuh"
 #include "corank/cuda/kernels/merge.cuh"
@@ -138,14 +139,18 @@ struct four_way_runs : problem_types<K, V> {
   }
 };
 
-/// The four-way pass's cuts: thread j takes sample j (a group's AB samples, then its CD samples),
-/// finds the cut before it (one co-rank, then two grid searches stepped together, through the
-/// input's grid samples when the problem has them) and stores it at its place in output order
-/// (sorted_index).
-template <class Shape, class Problem, class Compare>
+/// The four-way pass's cuts: lane group j (Lanes lanes) takes sample j (a group's AB samples, then
+/// its CD samples), finds the cut before it (one co-rank, then two grid searches stepped together,
+/// through the input's grid samples when the problem has them) and stores it at its place in
+/// output order (sorted_index).
+template <class Shape, unsigned Lanes, class Problem, class Compare>
 __global__ void four_way_partition(Problem p, four_way_split<std::size_t>* cuts, Compare comp) {
   block::allow_dependent_launch();
-  const std::size_t sample = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  // Each sample's searches are shared by Lanes consecutive lanes; conditions below hold for a
+  // whole group or none of it.
+  constexpr unsigned lanes = Lanes;
+  using search = std::conditional_t<lanes == 1, grid_search, block::lane_group_search<lanes>>;
+  const std::size_t sample = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / lanes;
   if (sample >= p.slots()) return;
   const std::size_t group = sample / p.cut_slots(), in_group = sample % p.cut_slots();
   const bool cd = in_group >= p.kind_samples();
@@ -153,8 +158,9 @@ __global__ void four_way_partition(Problem p, four_way_split<std::size_t>* cuts,
   const auto cut = [&](const auto& runs) {
     const auto grid = sample_grid<std::size_t>::of(runs, p.stride);
     if (index >= grid.samples(cd)) return;  // past a short group's samples
-    const four_way_split<std::size_t> c = split_before_sample(runs, p.stride, cd, index, comp);
-    cuts[group * p.cut_slots() + sorted_index(grid, cd, index, c)] = c;
+    const four_way_split<std::size_t> c =
+        split_before_sample<search>(runs, p.stride, cd, index, comp);
+    if (threadIdx.x % lanes == 0) cuts[group * p.cut_slots() + sorted_index(grid, cd, index, c)] = c;
   };
   if constexpr (Shape::sample_every > 0)
     if (p.samples) return cut(p.template search_runs<Shape::sample_every>(group));

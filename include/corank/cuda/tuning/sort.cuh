@@ -83,13 +83,16 @@ namespace corank::cuda::tuning {
 /// merges within whole threads (2 x Items to spare), rounded down to a multiple of SampleEvery.
 /// SampleEvery > 0: each pass keeps the grid samples of its output every SampleEvery elements
 /// (grid_sampled_ptr, four_way_split.hpp) for the next pass's cut searches; 0: they read the keys.
-template <int Threads, int Items, int Parts, int MinBlocks = 1, unsigned SampleEvery = 0>
+/// The cut pass gives each sample's searches SearchLanes lanes (block::lane_group_search).
+template <int Threads, int Items, int Parts, int MinBlocks = 1, unsigned SampleEvery = 0,
+          unsigned SearchLanes = 1>
 struct four_way_shape {
   static constexpr int threads = Threads;
   static constexpr int items = Items;
   static constexpr int min_blocks = MinBlocks;
   static constexpr std::size_t parts = Parts;
   static constexpr unsigned sample_every = SampleEvery;
+  static constexpr unsigned search_lanes = SearchLanes;
   static constexpr std::size_t widest_stride =
       (std::size_t(Threads) * Items - 2 * Items) / (Parts + 2);
   // On a multiple of SampleEvery, a co-rank's probes into B land on samples too (four_way_split).
@@ -131,25 +134,33 @@ struct merge_sort_policy {
   // bytes spilled): 0.845 / 8.65; 256 x 21: 0.856 / 8.94 (5 parts: 0.864 / 8.87; 4 parts: 0.895 /
   // 9.17; 256 x 15, 8 parts: 1.03 / 11.7). Keys and values wider than 8 bytes were not measured
   // with four-way passes: they keep two-way ones.
-  // Crossover (same shapes, one run): u32 keys 4M 0.239 against 0.205 ms two-way, 6M 0.351
-  // against 0.323; u32 pairs 3M 0.321 against 0.316, 4M 0.409 against 0.426, 6M 0.595 against 0.637.
+  // Crossover, with the cut searches of 8 lanes (below): u32 keys 4.2M 0.211 ms four-way without
+  // samples, 0.219 with, 0.213 two-way; 7M 0.321 against 0.368; pairs 4.2M 0.339 against 0.426
+  // (before the lanes: keys 6M 0.351 four-way against 0.323, pairs 3M 0.321 against 0.316).
   static constexpr int merge_ways = narrow ? 4 : 2;
-  static constexpr std::size_t four_way_from = std::size_t(keys_only_narrow ? 8 : 4) << 20;
+  static constexpr std::size_t four_way_from = std::size_t(keys_only_narrow ? 6 : 4) << 20;
   // Grid samples (every 64 keys: two more stores per 64 outputs) let the cut searches read a
   // pass's input only in their last 6 levels: the cut pass at 100M u32 keys 0.10-0.14 -> 0.06-0.09
-  // ms. They pay where the arrays outgrow the L2 cache; below, the searches hit it anyway and the
-  // samples' stores and stride cost more (same shape, G64 against none; u32 keys 10M 0.509 against
-  // 0.491 ms, 16M 0.767 / 0.765, 24M 1.038 / 1.067, 40M 1.614 / 1.684, 100M 4.204 / 4.512; pairs
-  // 10M 0.825 against 0.843, 100M 8.02 / 8.49). Shapes with samples (strides on their grid):
-  // keys 256 x 33, 6 parts, 4 blocks: 0.491 / 4.204 ms at 10M / 100M (256 x 31: 0.486 without
-  // samples / 4.316 with; 256 x 33, 7 parts: 0.533 / 4.283; 256 x 37, 3 blocks: 0.549 / 4.470);
-  // pairs 256 x 25 (36 bytes spilled): 0.825 / 8.02 ms (256 x 23: 0.874 / 8.37).
+  // ms. Same shape with samples against without, one thread per search: u32 keys 10M 0.509
+  // against 0.491 ms, 16M 0.767 / 0.765, 24M 1.038 / 1.067, 40M 1.614 / 1.684, 100M 4.204 /
+  // 4.512; pairs 10M 0.825 / 0.843, 100M 8.02 / 8.49; with 8 lanes per search: keys 4.2M 0.219 /
+  // 0.211, 7M 0.321 / 0.321, 10M 0.426 / 0.429, 12M 0.483 / 0.501, 16M 0.681 / 0.733. Shapes
+  // with samples (strides on their grid): keys 256 x 33, 6 parts, 4 blocks: 0.491 / 4.204 ms at
+  // 10M / 100M (256 x 31: 0.486 without samples / 4.316 with; 256 x 33, 7 parts: 0.533 / 4.283;
+  // 256 x 37, 3 blocks: 0.549 / 4.470); pairs 256 x 25 (36 bytes spilled): 0.825 / 8.02 ms (256 x
+  // 23: 0.874 / 8.37).
   static constexpr unsigned sample_every = 64;
-  static constexpr std::size_t sample_from =
-      keys_only_narrow ? std::size_t(16) << 20 : four_way_from;
-  using four_way =
-      std::conditional_t<keys_only_narrow, four_way_shape<256, 33, 6, 4, sample_every>,
-                         four_way_shape<256, narrow ? 25 : 7, narrow ? 6 : 2, 3, sample_every>>;
+  // Up to a few tens of millions of keys the cut pass is bound by its searches' latency: 8 lanes
+  // per search (block::lane_group_search, 8 rounds for 2^24 keys instead of 24) took it from 26-39
+  // to 16-18 us at 10M (u32 keys 0.509 -> 0.424 ms, pairs 0.828 -> 0.753; 4 lanes 0.472, 16
+  // lanes 0.443). Larger, its reads bound it, and the lanes' extra reads cost more than they save:
+  // keys 24M 1.008 ms with 8 lanes, 1.041 with one; 40M 1.621 / 1.619; 64M 2.788 / 2.734; 100M
+  // 4.36 / 4.21; pairs 24M 1.878 / 1.893, 40M 3.046 / 3.010, 100M 8.27 / 8.02.
+  static constexpr unsigned search_lanes = 8;
+  static constexpr std::size_t lane_search_below = std::size_t(32) << 20;
+  using four_way = std::conditional_t<
+      keys_only_narrow, four_way_shape<256, 33, 6, 4, sample_every, search_lanes>,
+      four_way_shape<256, narrow ? 25 : 7, narrow ? 6 : 2, 3, sample_every, search_lanes>>;
   static constexpr int items = keys_only_narrow          ? 23
                                : narrow && KeyBytes <= 4 ? 21
                                : narrow                  ? 15
