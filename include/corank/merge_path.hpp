@@ -93,15 +93,19 @@ template <class Size>
 struct rank_pair {
   Size x, y;
 };
+/// Whether e is counted by such a rank search for `key`: strictly less (lower bound), or not
+/// greater (UpperBound).
+template <bool UpperBound, class T, class Key, class Compare>
+CORANK_HD bool ranks_before(const T& e, const Key& key, Compare comp) {
+  if constexpr (UpperBound)
+    return !comp(key, e);
+  else
+    return comp(e, key);
+}
 template <bool UpperBound, class Size, class ItX, class ItY, class Key, class Compare>
 CORANK_HD rank_pair<Size> ranks_on_grid(ItX x, Size nx, ItY y, Size ny, const Key& key,
                                         Compare comp) {
-  const auto before = [&](const auto& e) -> bool {
-    if constexpr (UpperBound)
-      return !comp(key, e);
-    else
-      return comp(e, key);
-  };
+  const auto before = [&](const auto& e) { return ranks_before<UpperBound>(e, key, comp); };
   const Size len = nx > ny ? nx : ny;
   Size step = 1;
   while (step <= len / 2) step *= 2;

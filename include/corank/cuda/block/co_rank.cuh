@@ -90,12 +90,7 @@ struct lane_group_search {
   template <bool UpperBound, class Size, class ItX, class ItY, class Key, class Compare>
   __device__ static rank_pair<Size> ranks(ItX x, Size nx, ItY y, Size ny, const Key& key,
                                           Compare comp) {
-    const auto before = [&](const auto& e) -> bool {
-      if constexpr (UpperBound)
-        return !comp(key, e);
-      else
-        return comp(e, key);
-    };
+    const auto before = [&](const auto& e) { return ranks_before<UpperBound>(e, key, comp); };
     // Both searches in one loop, so their memory latencies overlap.
     rank_pair<Size> r{0, 0};
     for (Size step = first_step(nx > ny ? nx : ny);; step /= Lanes) {
