@@ -161,7 +161,7 @@ cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Co
   Value* src_v = passes % 2 ? vals_tmp : vals;
   Key* dst_k = passes % 2 ? keys : keys_tmp;
   Value* dst_v = passes % 2 ? vals : vals_tmp;
-  kernels::merge_sort_tiles<NT, VT, layout::sample_every>
+  kernels::merge_sort_tiles<NT, VT, Policy::tile_min_blocks, layout::sample_every>
       <<<unsigned(tiles), NT, 0, stream>>>(keys, vals, src_k, src_v, samples_in, n, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   for (std::size_t width = tile; width < n; width *= ways) {

@@ -28,8 +28,9 @@ struct merge_sort_smem {
 /// Sorts each tile of NT * VT items stably: registers, then merges in shared memory. Reads
 /// keys_in, writes keys_out (may be the same array: a block reads its whole tile first) and, when
 /// SampleEvery > 0 and samples_out is given, the output's grid samples (four-way passes follow).
-template <int NT, int VT, unsigned SampleEvery, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(NT)
+template <int NT, int VT, int MinBlocks, unsigned SampleEvery, class Key, class Value,
+          class Compare>
+__global__ void __launch_bounds__(NT, MinBlocks)
     merge_sort_tiles(const Key* keys_in, const Value* vals_in, Key* keys_out, Value* vals_out,
                      Key* samples_out, std::size_t n, Compare comp) {
   constexpr int tile = NT * VT;

@@ -118,6 +118,13 @@ struct merge_sort_policy {
   // 85 tiles for 132 multiprocessors). Pairs 256 x 21: 0.98 / 11.2 ms against 1.07 /
   // 12.0 with 256 x 15 (512 x 11: 14.4 ms at 100M).
   static constexpr int threads = keys_only_narrow ? 512 : 256;
+  // The tile sort at 4 blocks per multiprocessor (registers capped at 32 for 512 threads; it held
+  // 2 uncapped). H100, the tile sort alone, 10M / 100M u32 keys: 512 x 23 at 2 blocks 0.142 /
+  // 1.183 ms, at 4 0.144 / 1.150; 512 x 21 at 4 0.141 / 1.084 (10752-key tiles: no more passes
+  // at 10M or 100M); 512 x 19 0.126 / 1.052 (a pass more at 10M); 1024 x 11 0.157 / 1.401; 384 x
+  // 31 0.153 / 1.243; 256 x 45 0.160 / 1.333. Pairs 256 x 21 at 3 blocks 0.179 / 1.514, at 4
+  // 0.176 / 1.481; 512 x 11 0.205 / 1.858.
+  static constexpr int tile_min_blocks = 4;
   // The merge passes (the production merge's partitioned kernels) take half as many threads per
   // block: tiles of half the sort's tile, so twice as many blocks resident to hide each lead
   // tile's searches. H100, 10M / 100M: u32 keys 0.551 / 5.26 ms with 512-thread pass blocks, 0.517
@@ -148,7 +155,7 @@ struct merge_sort_policy {
   // with samples (strides on their grid): keys 256 x 33, 6 parts, 4 blocks: 0.491 / 4.204 ms at
   // 10M / 100M (256 x 31: 0.486 without samples / 4.316 with; 256 x 33, 7 parts: 0.533 / 4.283;
   // 256 x 37, 3 blocks: 0.549 / 4.470); pairs 256 x 25 (36 bytes spilled): 0.825 / 8.02 ms (256 x
-  // 23: 0.874 / 8.37).
+  // 23: 0.874 / 8.37). (With one thread per search and the 512 x 23 tile sort; now below.)
   static constexpr unsigned sample_every = 64;
   // Up to a few tens of millions of keys the cut pass is bound by its searches' latency: 8 lanes
   // per search (block::lane_group_search, 8 rounds for 2^24 keys instead of 24) took it from 26-39
@@ -158,10 +165,18 @@ struct merge_sort_policy {
   // 4.36 / 4.21; pairs 24M 1.878 / 1.893, 40M 3.046 / 3.010, 100M 8.27 / 8.02.
   static constexpr unsigned search_lanes = 8;
   static constexpr std::size_t lane_search_below = std::size_t(32) << 20;
+  // Blocks per multiprocessor matter more to the merge passes than spills: with the 512 x 21 tile
+  // sort at 4 blocks, u32 keys 10M / 100M: 256 x 33 at 4 blocks 0.432 / 4.184 ms, **at 5 (48
+  // registers, 56 bytes spilled) 0.415 / 3.907**, at 6 0.415 / 3.929; 256 x 29 at 6 0.409 /
+  // 3.942; 256 x 35 at 5 0.416 / 3.930; 256 x 37 0.427 / 3.937; 256 x 31 0.430 / 4.052; 256 x 33
+  // with 7 parts 0.413 / 3.925; 256 x 27 0.431 / 4.181. Pairs: 256 x 25 at 3 blocks 0.753 /
+  // 8.018, **256 x 21 at 4 0.736 / 7.851**, 256 x 23 at 4 0.763 / 8.222, 256 x 17 at 5 0.836 /
+  // 8.978, 256 x 21 at 5 0.955 / 10.62 (spilling in the merge loops).
   using four_way = std::conditional_t<
-      keys_only_narrow, four_way_shape<256, 33, 6, 4, sample_every, search_lanes>,
-      four_way_shape<256, narrow ? 25 : 7, narrow ? 6 : 2, 3, sample_every, search_lanes>>;
-  static constexpr int items = keys_only_narrow          ? 23
+      keys_only_narrow, four_way_shape<256, 33, 6, 5, sample_every, search_lanes>,
+      four_way_shape<256, narrow ? 21 : 7, narrow ? 6 : 2, narrow ? 4 : 3, sample_every,
+                     search_lanes>>;
+  static constexpr int items = keys_only_narrow          ? 21
                                : narrow && KeyBytes <= 4 ? 21
                                : narrow                  ? 15
                                                          : 7;
