@@ -55,7 +55,10 @@ __global__ void __launch_bounds__(NT, MinBlocks)
       k[i] = smem.keys[first + i];
       if constexpr (has_values) v[i] = s_vals[first + i];
     }
-  block::odd_even_sort<VT>(k, v, valid, comp);
+  if constexpr (block::ties_are_identical<Key, Value, Compare>)
+    block::odd_even_merge_sort<VT>(k, valid, comp);
+  else
+    block::odd_even_sort<VT>(k, v, valid, comp);
 #pragma unroll
   for (int i = 0; i < VT; ++i)
     if (i < valid) {
