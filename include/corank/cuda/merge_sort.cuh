@@ -46,9 +46,16 @@ template <class Key, class Value>
 using sort_policy =
     tuning::merge_sort_policy<sizeof(Key), std::is_same_v<Value, block::no_value> ? 0 : sizeof(Value)>;
 
-/// Keys per tile of the tile sort: the runs the first merge pass starts from.
+/// The policy's own tile sort shape (threads x items).
 template <class Policy>
-constexpr std::size_t tile_items = std::size_t(Policy::threads) * Policy::items;
+using default_tile = tuning::sort_tile_shape<Policy::threads, Policy::items, Policy::tile_min_blocks>;
+
+/// Merge passes from tiles of `tile` keys to n: four-way or two-way.
+inline int merge_passes(std::size_t n, std::size_t tile, std::size_t ways) {
+  int passes = 0;
+  for (std::size_t width = tile; width < n; width *= ways) ++passes;
+  return passes;
+}
 
 /// A four-way pass over runs of `width` (its cuts in temporary storage), reading the input's grid
 /// samples and writing the output's (unless null) when the policy keeps them.
@@ -74,14 +81,26 @@ struct merge_sort_layout {
   }
   /// Four-way passes for n keys (else two-way).
   static bool four_way(std::size_t n) { return Policy::merge_ways == 4 && n >= Policy::four_way_from; }
-  static std::size_t cut_bytes(std::size_t n) {
+  /// Cut slots of the largest four-way pass from tiles of `tile` keys.
+  static std::size_t most_slots(std::size_t n, std::size_t tile) {
     std::size_t most = 0;
-    if (four_way(n))
-      for (std::size_t width = tile_items<Policy>; width < n; width *= 4) {
-        const std::size_t slots =
-            four_way_pass<Key, Value, Policy>(nullptr, nullptr, n, width, nullptr, nullptr).slots();
-        most = slots > most ? slots : most;
-      }
+    for (std::size_t width = tile; width < n; width *= 4) {
+      const std::size_t slots =
+          four_way_pass<Key, Value, Policy>(nullptr, nullptr, n, width, nullptr, nullptr).slots();
+      most = slots > most ? slots : most;
+    }
+    return most;
+  }
+  /// Enough for whichever tile the sort takes (the comparator may choose a network tile).
+  static std::size_t cut_bytes(std::size_t n) {
+    if (!four_way(n)) return 0;
+    std::size_t most = most_slots(n, default_tile<Policy>::keys);
+    if constexpr (!std::is_void_v<typename Policy::network_tiles>) {
+      const std::size_t small = most_slots(n, Policy::network_tiles::first_type::keys);
+      const std::size_t wide = most_slots(n, Policy::network_tiles::second_type::keys);
+      most = small > most ? small : most;
+      most = wide > most ? wide : most;
+    }
     return round16(most * sizeof(sort_cut));
   }
   static constexpr unsigned sample_every = Policy::four_way::sample_every;
@@ -128,17 +147,18 @@ cudaError_t launch_four_way_pass(const Problem& p, sort_cut* cuts, Compare comp,
                       static_cast<const sort_cut*>(cuts), comp);
 }
 
-/// The sort with a given policy (tile shape, merge ways); the entry points pass the tuned one.
-template <class Key, class Value, class Compare,
-          class Policy = sort_policy<Key, Value>>
-cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Compare comp,
-                           cudaStream_t stream) {
+/// The sort with a given policy (merge ways, passes' shapes) and tile sort shape.
+template <class Tile, class Key, class Value, class Compare, class Policy>
+cudaError_t merge_sort_from_tiles(Key* keys, Value* vals, std::size_t n, void* temp, Compare comp,
+                                  cudaStream_t stream) {
   using layout = merge_sort_layout<Key, Value, Policy>;
-  constexpr int NT = Policy::threads, VT = Policy::items;
+  constexpr int NT = Policy::threads, VT = Policy::items;  // the two-way passes' shape
   static_assert(Policy::merge_ways == 2 || Policy::merge_ways == 4, "two-way or four-way passes");
   const bool four_way = layout::four_way(n);
   const std::size_t ways = four_way ? 4 : 2;
-  constexpr std::size_t tile = tile_items<Policy>;
+  constexpr std::size_t tile = Tile::keys;
+  // Two-way passes (pairwise_runs) take runs of a multiple of their own tile.
+  if (!four_way && tile % (std::size_t(Policy::pass_threads) * VT) != 0) return cudaErrorInvalidValue;
   auto* bytes = static_cast<unsigned char*>(temp);
   Key* keys_tmp = reinterpret_cast<Key*>(bytes);
   Value* vals_tmp = reinterpret_cast<Value*>(bytes + layout::key_bytes(n));
@@ -154,15 +174,19 @@ cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Co
                                 : nullptr;
   const std::size_t tiles = (n + tile - 1) / tile;
   if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
-  int passes = 0;
-  for (std::size_t width = tile; width < n; width *= ways) ++passes;
+  const int passes = merge_passes(n, tile, ways);
   // Ping-pong so that the last pass writes into `keys`.
   Key* src_k = passes % 2 ? keys_tmp : keys;
   Value* src_v = passes % 2 ? vals_tmp : vals;
   Key* dst_k = passes % 2 ? keys : keys_tmp;
   Value* dst_v = passes % 2 ? vals : vals_tmp;
-  kernels::merge_sort_tiles<NT, VT, Policy::tile_min_blocks, layout::sample_every>
-      <<<unsigned(tiles), NT, 0, stream>>>(keys, vals, src_k, src_v, samples_in, n, comp);
+  const auto tile_kernel = kernels::merge_sort_tiles<Tile::threads, Tile::items, Tile::min_blocks,
+                                                     layout::sample_every, Key, Value, Compare>;
+  constexpr std::size_t tile_smem = sizeof(kernels::merge_sort_smem<int(tile), Key, Value>);
+  static const cudaError_t tile_smem_status = allow_smem(tile_kernel, tile_smem);
+  CORANK_CUDA_TRY(tile_smem_status);
+  tile_kernel<<<unsigned(tiles), Tile::threads, tile_smem, stream>>>(keys, vals, src_k, src_v,
+                                                                     samples_in, n, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   for (std::size_t width = tile; width < n; width *= ways) {
     if (four_way) {
@@ -183,6 +207,30 @@ cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Co
     std::swap(src_v, dst_v);
   }
   return cudaSuccess;
+}
+
+/// The sort with a given policy; the entry points pass the tuned one. The tile sort is the
+/// policy's, or, with four-way passes and keys whose ties are identical, one of its
+/// network_tiles: the one that needs fewer passes, the smaller on a tie. (Two-way passes need runs
+/// of a multiple of their tile, which the policy's own tile is; below four_way_from the wide
+/// tiles would not fill the GPU anyway.)
+template <class Key, class Value, class Compare, class Policy = sort_policy<Key, Value>>
+cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Compare comp,
+                           cudaStream_t stream) {
+  if constexpr (block::ties_are_identical<Key, Value, Compare> &&
+                !std::is_void_v<typename Policy::network_tiles>) {
+    using small = typename Policy::network_tiles::first_type;
+    using wide = typename Policy::network_tiles::second_type;
+    if (merge_sort_layout<Key, Value, Policy>::four_way(n)) {
+      if (merge_passes(n, wide::keys, 4) < merge_passes(n, small::keys, 4))
+        return merge_sort_from_tiles<wide, Key, Value, Compare, Policy>(keys, vals, n, temp,
+                                                                        comp, stream);
+      return merge_sort_from_tiles<small, Key, Value, Compare, Policy>(keys, vals, n, temp, comp,
+                                                                       stream);
+    }
+  }
+  return merge_sort_from_tiles<default_tile<Policy>, Key, Value, Compare, Policy>(
+      keys, vals, n, temp, comp, stream);
 }
 
 template <class Key, class Value, class Compare>

@@ -35,7 +35,9 @@ __global__ void __launch_bounds__(NT, MinBlocks)
                      Key* samples_out, std::size_t n, Compare comp) {
   constexpr int tile = NT * VT;
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
-  __shared__ merge_sort_smem<tile, Key, Value> smem;
+  // Dynamic: a tile of pairs may take more than the 48 KiB of static shared memory.
+  extern __shared__ __align__(16) unsigned char tile_smem[];
+  auto& smem = *reinterpret_cast<merge_sort_smem<tile, Key, Value>*>(tile_smem);
   Value* s_vals = reinterpret_cast<Value*>(smem.vals);
   const std::size_t start = std::size_t(blockIdx.x) * tile;
   const unsigned count = unsigned(n - start < std::size_t(tile) ? n - start : tile);
