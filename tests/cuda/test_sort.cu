@@ -482,15 +482,23 @@ TEST_F(StableSort, SortsThroughManyFourWayAndTwoWayPasses) {
     }
 }
 
+/// The keys per tile of each tile sort shape a policy may choose for four-way passes.
+template <class... Tiles>
+std::vector<std::size_t> tile_keys(corank::cuda::tuning::sort_tile_choices<Tiles...>) {
+  return {Tiles::keys...};
+}
+
 TEST_F(StableSort, SortsU32AtEdgeSizes) {
   std::vector<std::size_t> sizes = edge_sizes();
   // Around multiples of the tiles of the tuned shapes (u32 keys, u32 pairs, 8-byte keys).
   using corank::cuda::tuning::merge_sort_policy;
-  using network_tiles = merge_sort_policy<4, 0>::network_tiles;
-  for (std::size_t t : {merge_sort_policy<4, 0>::threads * merge_sort_policy<4, 0>::items,
-                        merge_sort_policy<4, 4>::threads * merge_sort_policy<4, 4>::items,
-                        merge_sort_policy<8, 0>::threads * merge_sort_policy<8, 0>::items,
-                        int(network_tiles::first_type::keys), int(network_tiles::second_type::keys)})
+  std::vector<std::size_t> tiles = {
+      merge_sort_policy<4, 0>::threads * merge_sort_policy<4, 0>::items,
+      merge_sort_policy<4, 4>::threads * merge_sort_policy<4, 4>::items,
+      merge_sort_policy<8, 0>::threads * merge_sort_policy<8, 0>::items};
+  for (std::size_t t : tile_keys(merge_sort_policy<4, 0>::four_way_tiles{})) tiles.push_back(t);
+  for (std::size_t t : tile_keys(merge_sort_policy<4, 4>::four_way_tiles{})) tiles.push_back(t);
+  for (std::size_t t : tiles)
     for (std::size_t m : {1u, 2u, 3u, 4u, 9u})
       for (long d : {-1L, 0L, 1L}) sizes.push_back(std::size_t(long(t * m) + d));
   for (std::size_t n : sizes) {
@@ -538,21 +546,25 @@ TEST_F(StableSort, SortsStructKeysWithCustomComparators) {
 
 /// The tuned four-way passes start at merge_sort_policy::four_way_from keys: u32 keys and pairs,
 /// and 8-byte struct keys (8-byte keys take them, with 4-byte values they do not), above it; u32
-/// keys with the cut searches of several lanes, then of one (from lane_search_below); keys-only
-/// u32 sorts by less from the wide network tile (just above four_way_from: a pass fewer), then the
-/// small one (at lane_search_below: as many passes).
+/// keys with the cut searches of several lanes, then of one (from lane_search_below). The sizes
+/// make the sort choose each of its four-way tiles (asserted), for u32 keys by less (the network
+/// tiles) and for u32 pairs.
 TEST_F(StableSort, SortsLargeArraysThroughFourWayPasses) {
   using corank::cuda::tuning::merge_sort_policy;
-  using tiles = merge_sort_policy<4, 0>::network_tiles;
-  const auto wide_saves_a_pass = [](std::size_t n) {
-    return corank::cuda::detail::merge_passes(n, tiles::second_type::keys, 4) <
-           corank::cuda::detail::merge_passes(n, tiles::first_type::keys, 4);
-  };
-  const std::size_t wide_n = merge_sort_policy<4, 0>::four_way_from + 4097,
-                    small_n = merge_sort_policy<4, 0>::lane_search_below + 64 * 3 + 1;
-  EXPECT_TRUE(wide_saves_a_pass(wide_n));
-  EXPECT_FALSE(wide_saves_a_pass(small_n));
-  for (std::size_t n : {wide_n, small_n})
+  using corank::cuda::detail::fewest_passes_tile;
+  const std::size_t from = merge_sort_policy<4, 0>::four_way_from;
+  // Just below five passes' reach from the smallest key tile, which the larger ones reach too.
+  const std::size_t five_passes = tile_keys(merge_sort_policy<4, 0>::four_way_tiles{})[0] * 1024;
+  const std::vector<std::size_t> sizes = {from + 4097, five_passes - 5,
+                                          merge_sort_policy<4, 0>::lane_search_below + 64 * 3 + 1};
+  std::vector<int> key_tiles, pair_tiles;
+  for (std::size_t n : sizes) {
+    key_tiles.push_back(fewest_passes_tile(n, merge_sort_policy<4, 0>::four_way_tiles{}));
+    pair_tiles.push_back(fewest_passes_tile(n, merge_sort_policy<4, 4>::four_way_tiles{}));
+  }
+  EXPECT_EQ(key_tiles, (std::vector<int>{1, 0, 2}));
+  EXPECT_EQ(pair_tiles, (std::vector<int>{0, 1, 1}));
+  for (std::size_t n : sizes)
     expect_stable_sorts(random_keys<std::uint32_t>(rng, n, 1000), corank::less{});
   std::vector<pair_key> keys(merge_sort_policy<8, 0>::four_way_from + 31);
   for (auto& k : keys) k = {std::uint32_t(rng() % 5000), std::uint32_t(rng())};

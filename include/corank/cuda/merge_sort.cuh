@@ -23,6 +23,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 #include <type_traits>
@@ -91,16 +92,16 @@ struct merge_sort_layout {
     }
     return most;
   }
-  /// Enough for whichever tile the sort takes (the comparator may choose a network tile).
+  template <class... Tiles>
+  static std::size_t most_slots_of(std::size_t n, tuning::sort_tile_choices<Tiles...>) {
+    return std::max({most_slots(n, Tiles::keys)...});
+  }
+  /// Enough for whichever tile the sort takes (it depends on n and on the comparator).
   static std::size_t cut_bytes(std::size_t n) {
     if (!four_way(n)) return 0;
     std::size_t most = most_slots(n, default_tile<Policy>::keys);
-    if constexpr (!std::is_void_v<typename Policy::network_tiles>) {
-      const std::size_t small = most_slots(n, Policy::network_tiles::first_type::keys);
-      const std::size_t wide = most_slots(n, Policy::network_tiles::second_type::keys);
-      most = small > most ? small : most;
-      most = wide > most ? wide : most;
-    }
+    if constexpr (!std::is_void_v<typename Policy::four_way_tiles>)
+      most = std::max(most, most_slots_of(n, typename Policy::four_way_tiles{}));
     return round16(most * sizeof(sort_cut));
   }
   static constexpr unsigned sample_every = Policy::four_way::sample_every;
@@ -209,24 +210,43 @@ cudaError_t merge_sort_from_tiles(Key* keys, Value* vals, std::size_t n, void* t
   return cudaSuccess;
 }
 
+/// Of the tile choices, the one whose four-way passes to n are fewest (the first on a tie).
+template <class... Tiles>
+int fewest_passes_tile(std::size_t n, tuning::sort_tile_choices<Tiles...>) {
+  const int passes[] = {merge_passes(n, Tiles::keys, 4)...};
+  int best = 0;
+  for (int i = 1; i < int(sizeof...(Tiles)); ++i) best = passes[i] < passes[best] ? i : best;
+  return best;
+}
+
+template <class Key, class Value, class Compare, class Policy, class... Tiles>
+cudaError_t merge_sort_from_chosen_tiles(Key* keys, Value* vals, std::size_t n, void* temp,
+                                         Compare comp, cudaStream_t stream,
+                                         tuning::sort_tile_choices<Tiles...> choices) {
+  const int chosen = fewest_passes_tile(n, choices);
+  cudaError_t status = cudaErrorInvalidValue;
+  int i = 0;
+  ((i++ == chosen ? (status = merge_sort_from_tiles<Tiles, Key, Value, Compare, Policy>(
+                         keys, vals, n, temp, comp, stream))
+                  : status),
+   ...);
+  return status;
+}
+
 /// The sort with a given policy; the entry points pass the tuned one. The tile sort is the
-/// policy's, or, with four-way passes and keys whose ties are identical, one of its
-/// network_tiles: the one that needs fewer passes, the smaller on a tie. (Two-way passes need runs
-/// of a multiple of their tile, which the policy's own tile is; below four_way_from the wide
-/// tiles would not fill the GPU anyway.)
+/// policy's own, or, with four-way passes, of its four_way_tiles the one that needs the fewest
+/// passes (tiles that need the register network only for keys whose ties are identical). Two-way
+/// passes need runs of a multiple of their tile, which the policy's own tile is.
 template <class Key, class Value, class Compare, class Policy = sort_policy<Key, Value>>
 cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Compare comp,
                            cudaStream_t stream) {
-  if constexpr (block::ties_are_identical<Key, Value, Compare> &&
-                !std::is_void_v<typename Policy::network_tiles>) {
-    using small = typename Policy::network_tiles::first_type;
-    using wide = typename Policy::network_tiles::second_type;
-    if (merge_sort_layout<Key, Value, Policy>::four_way(n)) {
-      if (merge_passes(n, wide::keys, 4) < merge_passes(n, small::keys, 4))
-        return merge_sort_from_tiles<wide, Key, Value, Compare, Policy>(keys, vals, n, temp,
-                                                                        comp, stream);
-      return merge_sort_from_tiles<small, Key, Value, Compare, Policy>(keys, vals, n, temp, comp,
-                                                                       stream);
+  using choices = typename Policy::four_way_tiles;
+  if constexpr (!std::is_void_v<choices>) {
+    if constexpr (!Policy::four_way_tiles_need_network ||
+                  block::ties_are_identical<Key, Value, Compare>) {
+      if (merge_sort_layout<Key, Value, Policy>::four_way(n))
+        return merge_sort_from_chosen_tiles<Key, Value, Compare, Policy>(keys, vals, n, temp, comp,
+                                                                         stream, choices{});
     }
   }
   return merge_sort_from_tiles<default_tile<Policy>, Key, Value, Compare, Policy>(

@@ -10,7 +10,6 @@
 
 #include <cstddef>
 #include <type_traits>
-#include <utility>
 
 namespace corank::cuda::tuning {
 
@@ -111,6 +110,10 @@ struct sort_tile_shape {
   static constexpr std::size_t keys = std::size_t(Threads) * Items;
 };
 
+/// Tile sort shapes to choose from, smallest first.
+template <class... Tiles>
+struct sort_tile_choices {};
+
 /// Stable merge sort: tiles of threads x items sorted in one kernel, then merge passes: four-way
 /// (one pass per quadrupling of the run width, the last one of two runs when the doublings are
 /// odd) from four_way_from keys on when merge_ways = 4, else two-way (one pass per doubling).
@@ -185,21 +188,27 @@ struct merge_sort_policy {
       keys_only_narrow, four_way_shape<256, 33, 6, 5, sample_every, search_lanes>,
       four_way_shape<256, narrow ? 21 : 7, narrow ? 6 : 2, narrow ? 4 : 3, sample_every,
                      search_lanes>>;
-  // Integer keys alone under less / greater sort their tiles' registers with a network
-  // (block::ties_are_identical), which makes more keys per thread cheap: of these two tiles the
-  // sort takes the one that needs fewer merge passes, the smaller on a tie. H100, u32 keys 10M /
-  // 100M, whole sorts: 512 x 21 at 4 blocks 0.410 / 3.877 ms (7 passes at 100M); 256 x 41 at 4
-  // 0.405 / 3.783; 512 x 49 at 2 (25088 keys: 6 passes at 100M) 0.420 / 3.508; 1024 x 25 at 2
-  // 0.405 / 3.646. Others take threads x items below. (void: no such tiles.)
-  using network_tiles = std::conditional_t<keys_only_narrow,
-                                           std::pair<sort_tile_shape<256, 41, 4>,
-                                                     sort_tile_shape<512, 49, 2>>,
-                                           void>;
-  // Pairs of u32 (dynamic shared memory, 51 KiB): 256 x 25 at 4 blocks 0.722 / 7.054 ms at 10M /
-  // 100M (6400 keys: 7 merge passes at 100M), 256 x 21 0.738 / 7.850 (8 passes); 256 x 25 at 3
-  // 0.731 / 7.180; 512 x 13 at 3 0.750 / 7.297; 384 x 17 at 3 0.748 / 7.247.
+  // With four-way passes the tile sort takes, of four_way_tiles, the one that needs the fewest
+  // passes (the smaller on a tie): a pass saved is worth more than a slower tile sort. Integer
+  // keys alone under less / greater sort their registers with a network
+  // (block::ties_are_identical), which makes more keys per thread cheap; the tiles of u32 keys
+  // need it (four_way_tiles_need_network; other keys take threads x items). H100, u32 keys 10M /
+  // 100M, whole sorts: 512 x 21 at 4 blocks 0.410 / 3.877 ms; 256 x 41 at 4 0.404 / 3.781;
+  // 512 x 49 at 2 0.419 / **3.506** (6 passes at 100M); 1024 x 39 at 1 **0.371** / 3.767 (4
+  // passes at 10M); 1024 x 25 at 2 0.405 / 3.646. u32 pairs: 256 x 21 at 4 0.738 / 7.850 (8
+  // passes at 100M), 256 x 25 at 4 0.721 / **7.104**, 512 x 21 at 2 (86 KiB) **0.703** (5 passes
+  // at 10M) / 7.433, 256 x 39 at 2 0.708 / 7.536; 256 x 25 at 3 0.731 / 7.180; 512 x 13 at 3
+  // 0.750 / 7.297; 384 x 17 at 3 0.748 / 7.247. (void: the policy's own tile.)
+  using four_way_tiles = std::conditional_t<
+      keys_only_narrow,
+      sort_tile_choices<sort_tile_shape<256, 41, 4>, sort_tile_shape<512, 49, 2>,
+                        sort_tile_shape<1024, 39, 1>>,
+      std::conditional_t<narrow && KeyBytes <= 4,
+                         sort_tile_choices<sort_tile_shape<256, 25, 4>, sort_tile_shape<512, 21, 2>>,
+                         void>>;
+  static constexpr bool four_way_tiles_need_network = keys_only_narrow;
   static constexpr int items = keys_only_narrow          ? 21
-                               : narrow && KeyBytes <= 4 ? 25
+                               : narrow && KeyBytes <= 4 ? 21
                                : narrow                  ? 15
                                                          : 7;
 };
