@@ -9,11 +9,12 @@
 // Preconditions: device pointers; comp a strict weak order callable on the device. Stable: keys
 // that compare equal keep their input order (values too). Any n (64-bit). Keys and values
 // trivially copyable, up to 16 bytes. Asynchronous on `stream`; the temporary storage (a second
-// array of keys and values, and the four-way passes' cuts: stable_sort_temp_bytes) is stream-ordered
-// (cudaMallocAsync) or the caller's.
-// Work: O(n log n): a tile sort (odd-even transposition in registers, then merges in shared
-// memory), then merge passes over the whole array: from a few million keys (keys and values of up
-// to 8 bytes) ceil(log4(n / tile)) four-way passes, each a cut pass at samples
+// array of keys and values, the four-way passes' cuts and grid samples: stable_sort_temp_bytes)
+// is stream-ordered (cudaMallocAsync) or the caller's.
+// Work: O(n log n): a tile sort (odd-even transposition in registers, or for integer keys under
+// less / greater Batcher's network, then merges in shared memory), then merge passes over the
+// whole array: from a few million keys (keys and values of up to 8 bytes) ceil(log4(n / tile))
+// four-way passes (the tile chosen for the fewest), each a cut pass at samples
 // (four_way_split.hpp) and one tile of parts per block; otherwise ceil(log2(n / tile)) two-way
 // passes, each the production merge's partitioned scheme over every pair of runs at once. Four-way
 // passes keep grid samples of their output (grid_sampled_ptr), so the next cut pass's searches
