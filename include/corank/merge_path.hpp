@@ -74,15 +74,19 @@ CORANK_HD Size partition_point_on_grid(Size len, Pred pred) {
   return i;
 }
 
+struct grid_search;
+
 /// The same co-rank as co_rank(), on the grid of partition_point_on_grid: A is read only at
 /// multiples of s (minus one), B only at k minus multiples of s. O(log min(k, m)) steps, each
-/// reading at most one element of A and one of B.
-template <class Size, class ItA, class ItB, class Compare>
+/// reading at most one element of A and one of B. Search: whose partition_point walks the grid
+/// (grid_search below: one thread; cuda/block/co_rank.cuh: several lanes, the same result).
+template <class Search = grid_search, class Size, class ItA, class ItB, class Compare>
 CORANK_HD Size co_rank_on_grid(Size k, ItA a, Size m, ItB b, Size n, Compare comp) {
   const Size lo = k > n ? k - n : Size(0);
   const Size hi = k < m ? k : m;
   // "A[p] is among the first k outputs": known for p < lo, and p >= hi is out of range.
-  return partition_point_on_grid(hi, [&](Size p) { return p < lo || !comp(b[k - 1 - p], a[p]); });
+  return Search::partition_point(hi,
+                                 [&](Size p) { return p < lo || !comp(b[k - 1 - p], a[p]); });
 }
 
 /// How many of the sorted x[0, nx) and of the sorted y[0, ny) come before `key` in a stable merge
@@ -123,9 +127,13 @@ CORANK_HD rank_pair<Size> ranks_on_grid(ItX x, Size nx, ItY y, Size ny, const Ke
 /// on the CPU and by default; the GPU's cut pass may pass searches shared by several lanes
 /// (cuda/block/co_rank.cuh), which return the same results.
 struct grid_search {
+  template <class Size, class Pred>
+  CORANK_HD static Size partition_point(Size len, Pred pred) {
+    return partition_point_on_grid(len, pred);
+  }
   template <class Size, class ItA, class ItB, class Compare>
   CORANK_HD static Size co_rank(Size k, ItA a, Size m, ItB b, Size n, Compare comp) {
-    return co_rank_on_grid(k, a, m, b, n, comp);
+    return co_rank_on_grid<grid_search>(k, a, m, b, n, comp);
   }
   template <bool UpperBound, class Size, class ItX, class ItY, class Key, class Compare>
   CORANK_HD static rank_pair<Size> ranks(ItX x, Size nx, ItY y, Size ny, const Key& key,

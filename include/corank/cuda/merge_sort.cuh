@@ -87,9 +87,9 @@ struct merge_sort_layout {
   static std::size_t most_slots(std::size_t n, std::size_t tile) {
     std::size_t most = 0;
     for (std::size_t width = tile; width < n; width *= 4) {
-      const std::size_t slots =
-          four_way_pass<Key, Value, Policy>(nullptr, nullptr, n, width, nullptr, nullptr).slots();
-      most = slots > most ? slots : most;
+      most = std::max(
+          most,
+          four_way_pass<Key, Value, Policy>(nullptr, nullptr, n, width, nullptr, nullptr).slots());
     }
     return most;
   }
@@ -129,10 +129,7 @@ cudaError_t launch_four_way_pass(const Problem& p, sort_cut* cuts, Compare comp,
   constexpr std::size_t smem =
       kernels::four_way_smem<Problem::has_values, K, V>::bytes(std::size_t(Shape::threads) * Shape::items);
   const auto kernel = kernels::four_way_merge_tiles<Shape, Problem, Compare>;
-  static const cudaError_t configured =
-      smem > 48 * 1024
-          ? cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem))
-          : cudaSuccess;
+  static const cudaError_t configured = allow_smem(kernel, smem);
   CORANK_CUDA_TRY(configured);
   if (p.stride != Shape::stride || p.parts != Shape::parts) return cudaErrorInvalidValue;
   const std::size_t slots = p.slots(), tiles = p.tiles();

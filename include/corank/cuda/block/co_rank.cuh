@@ -82,9 +82,7 @@ struct lane_group_search {
 
   template <class Size, class ItA, class ItB, class Compare>
   __device__ static Size co_rank(Size k, ItA a, Size m, ItB b, Size n, Compare comp) {
-    const Size lo = k > n ? k - n : Size(0);
-    const Size hi = k < m ? k : m;
-    return partition_point(hi, [&](Size p) { return p < lo || !comp(b[k - 1 - p], a[p]); });
+    return co_rank_on_grid<lane_group_search>(k, a, m, b, n, comp);
   }
 
   template <bool UpperBound, class Size, class ItX, class ItY, class Key, class Compare>

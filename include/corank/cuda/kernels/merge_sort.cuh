@@ -75,7 +75,8 @@ __global__ void __launch_bounds__(NT, MinBlocks)
     if constexpr (has_values) vals_out[start + i] = s_vals[i];
   }
   if constexpr (SampleEvery > 0)
-    if (samples_out) block::store_grid_samples<NT, SampleEvery>(smem.keys, start, count, samples_out, tid);
+    if (samples_out)
+      block::store_grid_samples<NT, SampleEvery>(smem.keys, start, count, samples_out, tid);
 }
 
 // ---- four-way passes ---------------------------------------------------------------------------
@@ -154,9 +155,8 @@ __global__ void four_way_partition(Problem p, four_way_split<std::size_t>* cuts,
   block::allow_dependent_launch();
   // Each sample's searches are shared by Lanes consecutive lanes; conditions below hold for a
   // whole group or none of it.
-  constexpr unsigned lanes = Lanes;
-  using search = std::conditional_t<lanes == 1, grid_search, block::lane_group_search<lanes>>;
-  const std::size_t sample = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / lanes;
+  using search = std::conditional_t<Lanes == 1, grid_search, block::lane_group_search<Lanes>>;
+  const std::size_t sample = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / Lanes;
   if (sample >= p.slots()) return;
   const std::size_t group = sample / p.cut_slots(), in_group = sample % p.cut_slots();
   const bool cd = in_group >= p.kind_samples();
@@ -166,7 +166,8 @@ __global__ void four_way_partition(Problem p, four_way_split<std::size_t>* cuts,
     if (index >= grid.samples(cd)) return;  // past a short group's samples
     const four_way_split<std::size_t> c =
         split_before_sample<search>(runs, p.stride, cd, index, comp);
-    if (threadIdx.x % lanes == 0) cuts[group * p.cut_slots() + sorted_index(grid, cd, index, c)] = c;
+    if (threadIdx.x % Lanes == 0)
+      cuts[group * p.cut_slots() + sorted_index(grid, cd, index, c)] = c;
   };
   if constexpr (Shape::sample_every > 0)
     if (p.samples) return cut(p.template search_runs<Shape::sample_every>(group));
