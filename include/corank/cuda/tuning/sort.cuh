@@ -199,7 +199,9 @@ struct merge_sort_policy {
   // passes at 100M), 256 x 25 at 4 0.721 / **7.104**, 512 x 21 at 2 (86 KiB) 0.703 (5 passes
   // at 10M) / 7.433, 512 x 23 at 2 **0.689**, 1024 x 11 at 2 0.720, 256 x 39 at 2 0.708 / 7.536;
   // 256 x 27 at 4 - / 7.223; 256 x 25 at 3 0.731 / 7.180; 512 x 13 at 3 0.750 / 7.297; 384 x 17
-  // at 3 0.748 / 7.247; 1024 x 7 - / 7.815. The pairs' merge passes, same run: 256 x 21 with 6
+  // at 3 0.748 / 7.247; 1024 x 7 - / 7.815. Later (another day, 10M pairs, two repetitions):
+  // 512 x 23 0.6884 / 0.6889 ms, **512 x 25 0.6684 / 0.6696**, 512 x 27 0.695, 512 x 29 0.793
+  // (spilling), 384 x 33 0.682. The pairs' merge passes, same run: 256 x 21 with 6
   // parts 0.702 / 7.054, 7 parts 0.700 / 7.216, 5 parts 0.720 / 7.447, 256 x 19 0.704 / 7.261.
   // (void: the policy's own tile.)
   using four_way_tiles = std::conditional_t<
@@ -207,7 +209,7 @@ struct merge_sort_policy {
       sort_tile_choices<sort_tile_shape<256, 41, 4>, sort_tile_shape<512, 49, 2>,
                         sort_tile_shape<1024, 39, 1>>,
       std::conditional_t<narrow && KeyBytes <= 4,
-                         sort_tile_choices<sort_tile_shape<256, 25, 4>, sort_tile_shape<512, 23, 2>>,
+                         sort_tile_choices<sort_tile_shape<256, 25, 4>, sort_tile_shape<512, 25, 2>>,
                          void>>;
   static constexpr bool four_way_tiles_need_network = keys_only_narrow;
   static constexpr int items = keys_only_narrow          ? 21
