@@ -45,25 +45,31 @@ struct wide_order {
 constexpr std::size_t guard = 7;            // guard elements on each side
 constexpr unsigned char guard_byte = 0x5A;  // their byte pattern
 
-/// A device copy of `host` between two guard regions (also leaves the data 16-byte unaligned).
+/// A device copy of `host` between two guard regions. The data is 16-byte unaligned (7 guard
+/// elements before it), or aligned (16 before it) when `aligned`, so that both the vector and the
+/// scalar paths of the loads and stores run.
 template <class T>
 struct guarded {
   device_buffer<T> buffer;
-  std::size_t n;
-  explicit guarded(const std::vector<T>& host) : buffer(host.size() + 2 * guard), n(host.size()) {
+  std::size_t n, front;
+  explicit guarded(const std::vector<T>& host, bool aligned = false)
+      : buffer(host.size() + (aligned ? 16 : guard) + guard),
+        n(host.size()),
+        front(aligned ? 16 : guard) {
     cudaMemset(buffer.data(), guard_byte, buffer.size() * sizeof(T));
     if (n) cudaMemcpy(data(), host.data(), n * sizeof(T), cudaMemcpyHostToDevice);
   }
-  T* data() { return buffer.data() + guard; }
+  T* data() { return buffer.data() + front; }
   std::vector<T> result() {
     std::vector<T> all = buffer.to_host();
     const auto* bytes = reinterpret_cast<const unsigned char*>(all.data());
-    const std::size_t total = all.size() * sizeof(T), edge = guard * sizeof(T);
-    for (std::size_t i = 0; i < edge; ++i) {
+    const std::size_t total = all.size() * sizeof(T);
+    for (std::size_t i = 0; i < front * sizeof(T); ++i)
       EXPECT_EQ(bytes[i], guard_byte) << "guard before the array overwritten";
+    for (std::size_t i = 0; i < guard * sizeof(T); ++i)
       EXPECT_EQ(bytes[total - 1 - i], guard_byte) << "guard after the array overwritten";
-    }
-    return std::vector<T>(all.begin() + guard, all.begin() + guard + n);
+    return std::vector<T>(all.begin() + std::ptrdiff_t(front),
+                          all.begin() + std::ptrdiff_t(front + n));
   }
 };
 
@@ -264,19 +270,21 @@ TEST_F(BitonicSort, HugeSortsMoreThan2Pow31Keys) {
 // ---- stable_sort
 
 /// stable_sort_by_key with values recording the original position, and stable_sort of the keys
-/// alone (with the caller's temporary storage when `caller_temp`), against std::stable_sort.
+/// alone (with the caller's temporary storage when `caller_temp`), against std::stable_sort; the
+/// arrays 16-byte aligned when `aligned` (else not).
 template <class K, class Compare>
-void expect_stable_sorts(const std::vector<K>& keys, Compare comp, bool caller_temp = false) {
+void expect_stable_sorts(const std::vector<K>& keys, Compare comp, bool caller_temp = false,
+                         bool aligned = false) {
   CORANK_REQUIRE_GPU();
   const std::size_t n = keys.size();
   std::vector<std::uint32_t> expected_vals(n);
   std::iota(expected_vals.begin(), expected_vals.end(), 0u);
   std::stable_sort(expected_vals.begin(), expected_vals.end(),
                    [&](std::uint32_t x, std::uint32_t y) { return comp(keys[x], keys[y]); });
-  guarded<K> dk(keys), dk2(keys);
+  guarded<K> dk(keys, aligned), dk2(keys, aligned);
   std::vector<std::uint32_t> vals(n);
   std::iota(vals.begin(), vals.end(), 0u);
-  guarded<std::uint32_t> dv(vals);
+  guarded<std::uint32_t> dv(vals, aligned);
   if (caller_temp) {
     device_buffer<unsigned char> temp(corank::cuda::stable_sort_temp_bytes<K>(n) + 1);
     CORANK_ASSERT_CUDA(corank::cuda::stable_sort(dk.data(), n, temp.data(), temp.size(), comp));
@@ -459,7 +467,7 @@ TEST_F(StableSort, SortsThroughManyFourWayAndTwoWayPasses) {
     std::iota(want.begin(), want.end(), 0u);
     std::stable_sort(want.begin(), want.end(),
                      [&](std::uint32_t x, std::uint32_t y) { return keys[x] < keys[y]; });
-    guarded<std::uint32_t> dk(keys), dv(vals);
+    guarded<std::uint32_t> dk(keys, n % 2 == 0), dv(vals, n % 2 == 0);  // both alignments
     device_buffer<unsigned char> temp(layout::bytes(n) + 1);
     CORANK_ASSERT_CUDA((corank::cuda::detail::merge_sort_run<std::uint32_t, std::uint32_t,
                                                              corank::less, P>(
@@ -501,10 +509,12 @@ TEST_F(StableSort, SortsU32AtEdgeSizes) {
   for (std::size_t t : tiles)
     for (std::size_t m : {1u, 2u, 3u, 4u, 9u})
       for (long d : {-1L, 0L, 1L}) sizes.push_back(std::size_t(long(t * m) + d));
-  for (std::size_t n : sizes) {
-    SCOPED_TRACE(n);
-    expect_stable_sorts(random_keys<std::uint32_t>(rng, n, 1ull << 32), corank::less{});
-  }
+  for (std::size_t n : sizes)
+    for (bool aligned : {false, true}) {
+      SCOPED_TRACE(testing::Message() << n << (aligned ? " aligned" : " unaligned"));
+      expect_stable_sorts(random_keys<std::uint32_t>(rng, n, 1ull << 32), corank::less{}, false,
+                          aligned);
+    }
 }
 
 TEST_F(StableSort, IsStableWithAllEqualAndFewDistinctKeys) {
@@ -564,11 +574,12 @@ TEST_F(StableSort, SortsLargeArraysThroughFourWayPasses) {
   }
   EXPECT_EQ(key_tiles, (std::vector<int>{1, 0, 2}));
   EXPECT_EQ(pair_tiles, (std::vector<int>{0, 1, 1}));
-  for (std::size_t n : sizes)
-    expect_stable_sorts(random_keys<std::uint32_t>(rng, n, 1000), corank::less{});
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    expect_stable_sorts(random_keys<std::uint32_t>(rng, sizes[i], 1000), corank::less{}, false,
+                        i % 2 == 0);
   std::vector<pair_key> keys(merge_sort_policy<8, 0>::four_way_from + 31);
   for (auto& k : keys) k = {std::uint32_t(rng() % 5000), std::uint32_t(rng())};
-  expect_stable_sorts(keys, by_hi{});
+  expect_stable_sorts(keys, by_hi{}, false, true);
 }
 
 TEST_F(StableSort, UsesTheCallersTemporaryStorage) {

@@ -22,12 +22,14 @@ template <int Tile, class Key, class Value>
 struct merge_sort_smem {
   static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   Key keys[Tile + 1];
-  std::conditional_t<has_values, Value, char> vals[has_values ? Tile + 1 : 1];
+  // 16-byte aligned, as the values in global memory: the tile loads copy whole vectors.
+  alignas(16) std::conditional_t<has_values, Value, char> vals[has_values ? Tile + 1 : 1];
 };
 
 /// Sorts each tile of NT * VT items stably: registers, then merges in shared memory. Reads
 /// keys_in, writes keys_out (may be the same array: a block reads its whole tile first) and, when
 /// SampleEvery > 0 and samples_out is given, the output's grid samples (four-way passes follow).
+/// The tile is loaded and stored in 16-byte vectors where the arrays allow.
 template <int NT, int VT, int MinBlocks, unsigned SampleEvery, class Key, class Value,
           class Compare>
 __global__ void __launch_bounds__(NT, MinBlocks)
@@ -42,10 +44,14 @@ __global__ void __launch_bounds__(NT, MinBlocks)
   const std::size_t start = std::size_t(blockIdx.x) * tile;
   const unsigned count = unsigned(n - start < std::size_t(tile) ? n - start : tile);
   const int tid = int(threadIdx.x);
-  for (unsigned i = tid; i < count; i += NT) {
-    smem.keys[i] = keys_in[start + i];
-    if constexpr (has_values) s_vals[i] = vals_in[start + i];
-  }
+  // The whole tile in flight at once: asynchronous 16-byte copies, no registers held.
+  block::copy_ranges_async<NT>(block::vector_range<Key>(keys_in + start, smem.keys, int(count)),
+                               block::vector_range<Key>(keys_in, smem.keys, 0), tid);
+  if constexpr (has_values)
+    block::copy_ranges_async<NT>(block::vector_range<Value>(vals_in + start, s_vals, int(count)),
+                                 block::vector_range<Value>(vals_in, s_vals, 0), tid);
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
   __syncthreads();
   const unsigned first = unsigned(tid) * VT;
   const int valid = first < count ? int(count - first < VT ? count - first : VT) : 0;
@@ -70,9 +76,12 @@ __global__ void __launch_bounds__(NT, MinBlocks)
   __syncthreads();
   for (unsigned width = VT; width < count; width *= 2)
     block::merge_runs_in_shared<NT, VT>(smem.keys, s_vals, count, width, tid, comp);
-  for (unsigned i = tid; i < count; i += NT) {
-    keys_out[start + i] = smem.keys[i];
-    if constexpr (has_values) vals_out[start + i] = s_vals[i];
+  constexpr int key_iters = (VT + block::vector_items<Key> - 1) / block::vector_items<Key> + 1;
+  block::copy_range<key_iters>(smem.keys, keys_out + start, int(count), tid, NT);
+  if constexpr (has_values) {
+    constexpr int val_iters =
+        (VT + block::vector_items<Value> - 1) / block::vector_items<Value> + 1;
+    block::copy_range<val_iters>(s_vals, vals_out + start, int(count), tid, NT);
   }
   if constexpr (SampleEvery > 0)
     if (samples_out)
@@ -238,21 +247,26 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   };
   const int cd_keys = past_b(ab.kb, ab.count_b, block::vector_items<K>);
   const int cd_vals = HasValues ? past_b(ab.vb, ab.count_b, block::vector_items<V>) : 0;
-  const auto load = [&](const tile_layout<K, V>& l, const K* ka, const K* kb, const V* va,
-                        const V* vb, int key_at, int val_at) {
-    block::copy_ranges_async(block::vector_range<K>(ka + l.a0, sk + key_at + l.ka, l.count_a),
-                             block::vector_range<K>(kb + l.b0, sk + key_at + l.kb, l.count_b),
-                             tid, NT);
-    if constexpr (HasValues)
-      block::copy_ranges_async(block::vector_range<V>(va + l.a0, sv + val_at + l.va, l.count_a),
-                               block::vector_range<V>(vb + l.b0, sv + val_at + l.vb, l.count_b),
-                               tid, NT);
+  // The pieces of a pair of runs (l: where they start and go), from from_a and from_b to `to`.
+  // Keys first, values in a group of their own: the first merges need only the keys, so the
+  // values keep arriving while they run.
+  const auto load = [&](const tile_layout<K, V>& l, const auto* from_a, const auto* from_b,
+                        auto* to, int slot_a, int slot_b) {
+    block::copy_ranges_async(block::vector_range(from_a + l.a0, to + slot_a, l.count_a),
+                             block::vector_range(from_b + l.b0, to + slot_b, l.count_b), tid, NT);
   };
-  load(ab, runs.keys.a, runs.keys.b, runs.vals[0], runs.vals[1], 0, 0);
-  load(cd, runs.keys.c, runs.keys.d, runs.vals[2], runs.vals[3], cd_keys, cd_vals);
+  load(ab, runs.keys.a, runs.keys.b, sk, ab.ka, ab.kb);
+  load(cd, runs.keys.c, runs.keys.d, sk + cd_keys, cd.ka, cd.kb);
   __pipeline_commit();
-  __pipeline_wait_prior(0);
-  __syncthreads();
+  if constexpr (HasValues) {
+    load(ab, runs.vals[0], runs.vals[1], sv, ab.va, ab.vb);
+    load(cd, runs.vals[2], runs.vals[3], sv + cd_vals, cd.va, cd.vb);
+    __pipeline_commit();
+    __pipeline_wait_prior(1);
+  } else {
+    __pipeline_wait_prior(0);
+  }
+  __syncthreads();  // the keys are staged
 
   // A with B, C with D: the first threads take AB's outputs, Items each, the next ones CD's.
   // Results go back as AB then CD: sk[0, n_ab + n_cd).
@@ -264,10 +278,13 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   K keys[VT];
   int from[VT];
   [[maybe_unused]] V vals[HasValues ? VT : 1];
-  if (local * VT < count) {
-    const tile_layout<K, V> l = on_cd ? cd : ab;
+  const tile_layout<K, V> l = on_cd ? cd : ab;
+  if (local * VT < count)
     merge_staged_run<VT>(sk + (on_cd ? cd_keys : 0), l, local, keys, from, comp);
-    if constexpr (HasValues)
+  if constexpr (HasValues) {
+    __pipeline_wait_prior(0);
+    __syncthreads();  // the values are staged
+    if (local * VT < count)
 #pragma unroll
       for (int j = 0; j < VT; ++j)
         if (local * VT + j < count) vals[j] = sv[(on_cd ? cd_vals : 0) + l.value_slot(from[j])];
