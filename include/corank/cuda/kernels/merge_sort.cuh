@@ -204,10 +204,11 @@ struct four_way_smem {
 
 /// One tile of a four-way pass per block: `parts` consecutive parts of a group, from sorted cut
 /// q to cut q + parts (or the group's end). Loads the pieces of A and B, then those of C and D,
-/// into one stage (cp.async, each pair laid out as the two-way merge lays out its tile); merges A
-/// with B and C with D into registers (threads split between the two by their outputs, Items each)
-/// and writes the two results back side by side; merges those into registers, and stores through
-/// the stage with 16-byte stores. Odd Items keep each thread's run in shared memory free of bank
+/// into one stage (cp.async, each pair laid out as the two-way merge lays out its tile; the keys,
+/// then the values, which arrive while the keys merge); merges A with B and C with D into
+/// registers (threads split between the two by their outputs, Items each) and writes the two
+/// results back side by side; merges those into registers, and stores through the stage with
+/// 16-byte stores. Odd Items keep each thread's run in shared memory free of bank
 /// conflicts. The problem's stride and parts are the Shape's (launch_four_way_pass checks), known
 /// here at compile time.
 template <class Shape, class Problem, class Compare>
