@@ -50,12 +50,10 @@ constexpr unsigned char guard_byte = 0x5A;  // their byte pattern
 /// scalar paths of the loads and stores run.
 template <class T>
 struct guarded {
-  device_buffer<T> buffer;
   std::size_t n, front;
+  device_buffer<T> buffer;
   explicit guarded(const std::vector<T>& host, bool aligned = false)
-      : buffer(host.size() + (aligned ? 16 : guard) + guard),
-        n(host.size()),
-        front(aligned ? 16 : guard) {
+      : n(host.size()), front(aligned ? 16 : guard), buffer(n + front + guard) {
     cudaMemset(buffer.data(), guard_byte, buffer.size() * sizeof(T));
     if (n) cudaMemcpy(data(), host.data(), n * sizeof(T), cudaMemcpyHostToDevice);
   }

@@ -19,6 +19,11 @@ template <class T>
 inline constexpr int vector_items = (sizeof(T) <= 16 && 16 % sizeof(T) == 0) ? int(16 / sizeof(T))
                                                                              : 1;
 
+/// Vector copies per thread that move a run of `items` elements per thread: one more than whole
+/// vectors, for a range that starts in mid-vector (copy_range's Iters).
+template <class T, int Items>
+inline constexpr int copy_iters = (Items + vector_items<T> - 1) / vector_items<T> + 1;
+
 /// Offset (in elements, < vector_items<T>) at which a copy of p[0...] must start in a 16-byte
 /// aligned buffer to be congruent with p modulo 16 bytes.
 template <class T>
@@ -142,6 +147,12 @@ template <int NT, class T>
 __device__ __forceinline__ void copy_ranges_async(const vector_range<T>& r0,
                                                   const vector_range<T>& r1, int tid) {
   copy_ranges_async(r0, r1, tid, NT);
+}
+
+/// As above, one range.
+template <int NT, class T>
+__device__ __forceinline__ void copy_range_async(const vector_range<T>& r, int tid) {
+  copy_ranges_async(r, vector_range<T>(r.src, r.dst, 0), tid, NT);
 }
 
 /// Copies count elements src -> dst (congruent when possible) with `threads` threads, Iters as

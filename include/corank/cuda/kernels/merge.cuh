@@ -484,8 +484,6 @@ __device__ __forceinline__ void merge_staged_tile(const K* keys_a, const V* vals
                                                   std::size_t a0, std::size_t a1,
                                                   unsigned char* stage, Compare comp) {
   using smem_t = partitioned_smem<HasValues, K, V>;
-  constexpr int key_iters = (VT + smem_t::KV - 1) / smem_t::KV + 1;
-  constexpr int val_iters = (VT + smem_t::VV - 1) / smem_t::VV + 1;
   const int NT = int(blockDim.x), tid = int(threadIdx.x);
   const tile_layout<K, V> l(diag0, diag1, a0, a1, keys_a, keys_b, HasValues ? vals_a : nullptr,
                             vals_b);
@@ -522,8 +520,9 @@ __device__ __forceinline__ void merge_staged_tile(const K* keys_a, const V* vals
       if (tid * VT + j < count) sv[vo + tid * VT + j] = vals[j];
   }
   __syncthreads();
-  block::copy_range<key_iters>(sk + ko, keys_out + diag0, count, tid, NT);
-  if constexpr (HasValues) block::copy_range<val_iters>(sv + vo, vals_out + diag0, count, tid, NT);
+  block::copy_range<block::copy_iters<K, VT>>(sk + ko, keys_out + diag0, count, tid, NT);
+  if constexpr (HasValues)
+    block::copy_range<block::copy_iters<V, VT>>(sv + vo, vals_out + diag0, count, tid, NT);
 }
 
 /// One tile of blockDim.x * Items outputs per block (merge_staged_tile), its co-ranks read from

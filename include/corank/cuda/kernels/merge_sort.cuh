@@ -45,11 +45,11 @@ __global__ void __launch_bounds__(NT, MinBlocks)
   const unsigned count = unsigned(n - start < std::size_t(tile) ? n - start : tile);
   const int tid = int(threadIdx.x);
   // The whole tile in flight at once: asynchronous 16-byte copies, no registers held.
-  block::copy_ranges_async<NT>(block::vector_range<Key>(keys_in + start, smem.keys, int(count)),
-                               block::vector_range<Key>(keys_in, smem.keys, 0), tid);
+  block::copy_range_async<NT>(block::vector_range<Key>(keys_in + start, smem.keys, int(count)),
+                              tid);
   if constexpr (has_values)
-    block::copy_ranges_async<NT>(block::vector_range<Value>(vals_in + start, s_vals, int(count)),
-                                 block::vector_range<Value>(vals_in, s_vals, 0), tid);
+    block::copy_range_async<NT>(block::vector_range<Value>(vals_in + start, s_vals, int(count)),
+                                tid);
   __pipeline_commit();
   __pipeline_wait_prior(0);
   __syncthreads();
@@ -76,13 +76,9 @@ __global__ void __launch_bounds__(NT, MinBlocks)
   __syncthreads();
   for (unsigned width = VT; width < count; width *= 2)
     block::merge_runs_in_shared<NT, VT>(smem.keys, s_vals, count, width, tid, comp);
-  constexpr int key_iters = (VT + block::vector_items<Key> - 1) / block::vector_items<Key> + 1;
-  block::copy_range<key_iters>(smem.keys, keys_out + start, int(count), tid, NT);
-  if constexpr (has_values) {
-    constexpr int val_iters =
-        (VT + block::vector_items<Value> - 1) / block::vector_items<Value> + 1;
-    block::copy_range<val_iters>(s_vals, vals_out + start, int(count), tid, NT);
-  }
+  block::copy_range<block::copy_iters<Key, VT>>(smem.keys, keys_out + start, int(count), tid, NT);
+  if constexpr (has_values)
+    block::copy_range<block::copy_iters<Value, VT>>(s_vals, vals_out + start, int(count), tid, NT);
   if constexpr (SampleEvery > 0)
     if (samples_out)
       block::store_grid_samples<NT, SampleEvery>(smem.keys, start, count, samples_out, tid);
@@ -327,11 +323,9 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     if (p.samples_out)
       block::store_grid_samples<NT, Shape::sample_every>(sk + ko, out_at, std::size_t(total),
                                                          p.samples_out, tid);
-  constexpr int key_iters = (VT + block::vector_items<K> - 1) / block::vector_items<K> + 1;
-  constexpr int val_iters = (VT + block::vector_items<V> - 1) / block::vector_items<V> + 1;
-  block::copy_range<key_iters>(sk + ko, p.keys_out + out_at, total, tid, NT);
+  block::copy_range<block::copy_iters<K, VT>>(sk + ko, p.keys_out + out_at, total, tid, NT);
   if constexpr (HasValues)
-    block::copy_range<val_iters>(sv + vo, p.vals_out + out_at, total, tid, NT);
+    block::copy_range<block::copy_iters<V, VT>>(sv + vo, p.vals_out + out_at, total, tid, NT);
 }
 
 }  // namespace corank::cuda::kernels

@@ -143,7 +143,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
       const block::vector_range<T> scale(src.scale + base, s.staged[1], count);
       block::copy_ranges_async<NT>(values, scale, tid);
     } else {
-      block::copy_ranges_async<NT>(values, block::vector_range<T>(src.in, s.staged[0], 0), tid);
+      block::copy_range_async<NT>(values, tid);
     }
     __pipeline_commit();
   }
@@ -190,7 +190,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
       __syncthreads();
     }
     const block::vector_range<T> values(src.in + base, s.staged[0], count);
-    block::copy_ranges_async<NT>(values, block::vector_range<T>(src.in, s.staged[0], 0), tid);
+    block::copy_range_async<NT>(values, tid);
     __pipeline_commit();
   }
   __pipeline_wait_prior(0);
