@@ -111,6 +111,19 @@ struct tile_status {
   __device__ static void store_release(unsigned* p, unsigned v) {
     asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
   }
+  __device__ static unsigned load_relaxed(const unsigned* p) {
+    unsigned v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+  }
+  __device__ static void store_relaxed(unsigned* p, unsigned v) {
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  }
+  __device__ static unsigned long long load_relaxed(const unsigned long long* p) {
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+  }
   __device__ static unsigned long long load_acquire(const unsigned long long* p) {
     unsigned long long v;
     asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
@@ -152,15 +165,12 @@ struct tile_state {
     }
   }
 
-  /// After the block's output is written (and a barrier): publishes that it is.
-  __device__ void publish_stored(std::int64_t tile) const {
-    tile_status::store_release(words + tile, (epoch << 2) | tile_status::stored);
+  /// After the block's output is written, a barrier and a fence: marks the tile stored.
+  __device__ void mark_stored(std::int64_t tile) const {
+    tile_status::store_relaxed(words + tile, (epoch << 2) | tile_status::stored);
   }
-  /// Waits until `tile` has published its output (one thread; a barrier after it for the block).
-  __device__ void wait_stored(std::int64_t tile) const {
-    for (int spins = 0; tile_status::load_acquire(words + tile) != ((epoch << 2) | tile_status::stored);
-         ++spins)
-      if (spins > 4) __nanosleep(64);
+  __device__ bool is_stored(std::int64_t tile) const {
+    return tile_status::load_relaxed(words + tile) == ((epoch << 2) | tile_status::stored);
   }
 };
 
@@ -186,17 +196,32 @@ struct step_states {
     return {first.words + at, first.aggregates + at, first.carries + at,
             first.epoch + unsigned(step)};
   }
-  /// Waits until the slot of `step` is free, i.e. step - ring is done (one thread).
-  __device__ void wait_slot_free(std::int64_t step) const {
-    if (step < ring) return;
-    const unsigned long long want = static_cast<unsigned long long>(step / ring) * tiles;
-    for (int spins = 0; tile_status::load_acquire(tiles_done + step % ring) < want; ++spins)
-      if (spins > 4) __nanosleep(128);
+  /// Waits until `tile` of `step` (> 0) may start: the same tile of the step before is stored (it
+  /// is this tile's input) and the slot of `step` is free (one thread; a barrier after it for the
+  /// block). Both words are read at once, relaxed, and one fence orders the reads after them.
+  __device__ void wait_input(std::int64_t step, std::int64_t tile) const {
+    const tile_state<T> before = of_step(step - 1);
+    const unsigned long long* done = tiles_done + step % ring;
+    for (int spins = 0;; ++spins) {
+      const bool stored = before.is_stored(tile);
+      const bool free = step < ring || tile_status::load_relaxed(done) >= done_before(step);
+      if (stored && free) break;
+      if (spins > 4) __nanosleep(64);
+    }
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
   }
-  /// Counts the calling tile of `step` as done (one thread, after its look-back).
-  __device__ void count_done(std::int64_t step) const {
+  /// After the tile of `step` is stored and a barrier (one thread): marks it stored and counts it
+  /// done, behind one fence (its output and its look-back's reads come before both).
+  __device__ void finish_tile(std::int64_t step, std::int64_t tile) const {
     __threadfence();
+    of_step(step).mark_stored(tile);
     atomicAdd(tiles_done + step % ring, 1ull);
+  }
+
+ private:
+  /// The count of slot `step % ring` once step - ring is done.
+  __device__ unsigned long long done_before(std::int64_t step) const {
+    return static_cast<unsigned long long>(step / ring) * tiles;
   }
 };
 

@@ -183,10 +183,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     if (step == 0) {
       block::wait_for_prior_grid();
     } else {
-      if (tid == 0) {
-        steps.of_step(step - 1).wait_stored(tile);
-        steps.wait_slot_free(step);
-      }
+      if (tid == 0) steps.wait_input(step, tile);
       __syncthreads();
     }
     const block::vector_range<T> values(src.in + base, s.staged[0], count);
@@ -196,13 +193,21 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   __pipeline_wait_prior(0);
   __syncthreads();  // the staged tile
 
-  // Pass 1 over this thread's run: its (head, value) pair; the scaled form stores the products.
-  // Items past n count as heads. Odd `items` keep the run's accesses free of bank conflicts.
+  // This thread's run, and its head bits (bit j: item j is a head or lies past n), taken once from
+  // the one or two words the run spans.
+  static_assert(items < 32, "a run's head bits fit a word");
   T* run = s.staged[0] + tid * items;
-  const auto is_head = [&](int j) {
-    const int at = tid * items + j;
-    return at >= count || ((s.head_bits[at / 32] >> (at % 32)) & 1u);
-  };
+  unsigned run_heads;
+  {
+    const int first = tid * items, word = first / 32, shift = first % 32, inside = count - first;
+    run_heads = s.head_bits[word] >> shift;
+    if (shift + items > 32) run_heads |= s.head_bits[word + 1] << (32 - shift);
+    if (inside < items) run_heads |= inside <= 0 ? ~0u : ~0u << inside;
+  }
+  const auto is_head = [&](int j) { return (run_heads >> j) & 1u; };
+
+  // Pass 1 over this thread's run: its (head, value) pair; the scaled form stores the products.
+  // Odd `items` keep the run's accesses free of bank conflicts.
   block::flagged<T> mine{false, T{}};
 #pragma unroll
   for (int j = 0; j < items; ++j) {
@@ -265,10 +270,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   }
   if (steps.tiles_done) {  // the next step's tile may read the output; this slot is done with
     __syncthreads();
-    if (tid == 0) {
-      state.publish_stored(tile);
-      steps.count_done(step);
-    }
+    if (tid == 0) steps.finish_tile(step, tile);
   }
 }
 
