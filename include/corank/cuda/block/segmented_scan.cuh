@@ -124,11 +124,6 @@ struct tile_status {
     asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
     return v;
   }
-  __device__ static unsigned long long load_acquire(const unsigned long long* p) {
-    unsigned long long v;
-    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-  }
 };
 
 /// Aggregates and carries live in separate arrays: a tile without heads publishes its aggregate
@@ -201,10 +196,12 @@ struct step_states {
   /// block). Both words are read at once, relaxed, and one fence orders the reads after them.
   __device__ void wait_input(std::int64_t step, std::int64_t tile) const {
     const tile_state<T> before = of_step(step - 1);
+    // The slot's count once step - ring is done (counts are cumulative per slot).
     const unsigned long long* done = tiles_done + step % ring;
+    const auto done_before = static_cast<unsigned long long>(step / ring) * tiles;
     for (int spins = 0;; ++spins) {
       const bool stored = before.is_stored(tile);
-      const bool free = step < ring || tile_status::load_relaxed(done) >= done_before(step);
+      const bool free = step < ring || tile_status::load_relaxed(done) >= done_before;
       if (stored && free) break;
       if (spins > 4) __nanosleep(64);
     }
@@ -216,12 +213,6 @@ struct step_states {
     __threadfence();
     of_step(step).mark_stored(tile);
     atomicAdd(tiles_done + step % ring, 1ull);
-  }
-
- private:
-  /// The count of slot `step % ring` once step - ring is done.
-  __device__ unsigned long long done_before(std::int64_t step) const {
-    return static_cast<unsigned long long>(step / ring) * tiles;
   }
 };
 
