@@ -165,7 +165,7 @@ report run_gpu_spmv_scan_bench(const gpu_scan_bench_config& config) {
   if (names.empty())
     for (const auto& s : data::study_matrices()) names.push_back(s.name);
   const timing_config& cfg = config.timing;
-  progress bar(int(1 + names.size() * (3 + algorithms(config.studied).size())),
+  progress bar(int(1 + names.size() * (4 + algorithms(config.studied).size())),
                config.show_progress);
   bar.step("gpu spmv-scan: device copy");
   add_device_copy(rep, std::size_t(256) << 20, cfg);
@@ -188,13 +188,16 @@ report run_gpu_spmv_scan_bench(const gpu_scan_bench_config& config) {
       a[k] = float(m.values[k]);
       xbar[k] = xv[std::size_t(m.col_indices[k])];
     }
-    // One iteration in double on the host: the check.
-    std::vector<double> want(n);
-    for (std::size_t r = 0; r < p; ++r) {
-      double acc = 0;
-      for (auto k = std::size_t(m.row_offsets[r]); k < std::size_t(m.row_offsets[r + 1]); ++k)
-        want[k] = acc = acc + double(a[k]) * double(xbar[k]);
-    }
+    // The check: three iterations in double on the host (a two-step pass and a one-step pass
+    // where steps are paired).
+    constexpr int check_steps = 3;
+    std::vector<double> want(a.begin(), a.end());
+    for (int step = 0; step < check_steps; ++step)
+      for (std::size_t r = 0; r < p; ++r) {
+        double acc = 0;
+        for (auto k = std::size_t(m.row_offsets[r]); k < std::size_t(m.row_offsets[r + 1]); ++k)
+          want[k] = acc = acc + want[k] * double(xbar[k]);
+      }
     const device_vector<float> d_a0(a), d_x(xbar);
     device_vector<float> d_a(a), d_b(n);
     const device_vector<offset_t> d_off(offsets), d_keys(keys);
@@ -223,13 +226,15 @@ report run_gpu_spmv_scan_bench(const gpu_scan_bench_config& config) {
       cuda_check(cudaMemcpyAsync(d_b.data, d_a0.data, n * sizeof(float), cudaMemcpyDeviceToDevice),
                  "restore");
     };
-    // The study's iteration count in one call, and (production kernel only) the same steps as one
-    // call each, which neither reuses the tiles' heads nor overlaps a step with the one before.
+    // The study's iteration count in one call, and (production kernel only) the same in one call
+    // with one step per pass (each step moves the data), and as one call per step, which neither
+    // reuses the tiles' heads nor overlaps a step with the one before.
     const auto contender = [&](const std::string& name, segmented_scan_algorithm algorithm,
-                               bool call_per_step) {
+                               bool call_per_step, int steps_per_pass = 0) {
       bar.step(label + name);
       cuda::segmented_scan_options opt;
       opt.algorithm = algorithm;
+      opt.steps_per_pass = steps_per_pass;
       cuda::segmented_scan_workspace ws;
       opt.workspace = &ws;
       const auto iterate = [&](int steps) {
@@ -243,13 +248,14 @@ report run_gpu_spmv_scan_bench(const gpu_scan_bench_config& config) {
         return cudaSuccess;
       };
       restore();
-      cuda_check(iterate(1), "check run");
+      cuda_check(iterate(check_steps), "check run");
       const bool ok = relative_error(d_b.to_host(), want) < 1e-5;
       const stats time = measure_device([&] { return iterate(iters); }, cfg, restore);
       rep.add(shape, name, role::contender, time, ok);
     };
     for (const kernel_choice& k : algorithms(config.studied))
       contender(k.spmv_name, k.algorithm, false);
+    contender("corank fused, one step per pass", segmented_scan_algorithm::automatic, false, 1);
     contender("corank fused, a call per step", segmented_scan_algorithm::automatic, true);
   }
   return rep;

@@ -2,9 +2,10 @@
 // device-to-device copy measured in the same run:
 //  - segmented: 100M f32 values by mean segment length, ours vs cub::DeviceScan::InclusiveScanByKey
 //    on the equivalent key array, and the study's two kernels;
-//  - spmv: the study's iteration (a = scan(a * xbar)) on stand-ins of its matrices, the fused pass
-//    vs the 12-bytes-per-element floor and a CUB formulation (transform iterator feeding
-//    InclusiveScanByKey).
+//  - spmv: the study's iteration (a = scan(a * xbar)) on stand-ins of its matrices, the fused
+//    passes (two steps per staged tile where a step spans more than about a wave, and one step per
+//    pass) vs the 12-bytes-per-element floor of a step that moves the data and a CUB formulation
+//    (transform iterator feeding InclusiveScanByKey).
 #pragma once
 
 #include <cstddef>
@@ -29,8 +30,9 @@ struct gpu_scan_bench_config {
 /// problem must move (values read + written, offsets read), the same for every contender.
 report run_gpu_segmented_scan_bench(const gpu_scan_bench_config& config);
 /// "gpu spmv-scan": groups by matrix, size nnz, iterations the study's; baseline CUB's
-/// formulation. Bytes: 12 per element (read a and xbar, write a), so "% copy" is the fraction of
-/// the bandwidth floor.
+/// formulation. Bytes: 12 per element per step (read a and xbar, write a), so "% copy" is the
+/// fraction of the bandwidth floor of a step that moves the data (above 100% where two steps share
+/// a pass).
 report run_gpu_spmv_scan_bench(const gpu_scan_bench_config& config);
 
 }  // namespace corank::bench

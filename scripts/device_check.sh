@@ -64,7 +64,15 @@ if wants cli && have corank; then
       $c gen matrix --like cant -o "$d/cant.mtx" &&
       $c spmv-scan --matrix "$d/cant.mtx" --iters 50 --x-random 1 --backend gpu &&
       $c spmv-scan --matrix "$d/cant.mtx" --iters 50 --x-random 1 --backend cpu &&
-      echo "[  PASSED  ] spmv-scan gpu and cpu"
+      echo "[  PASSED  ] spmv-scan gpu and cpu" &&
+      $c gen matrix --like shipsec1 -o "$d/ship.mtx" &&
+      for k in 1 2; do
+        # A step spanning several waves of tiles: a grid per pass of k steps, 2 + 2 + 1 for k = 2.
+        $c spmv-scan --matrix "$d/ship.mtx" --iters 5 --backend gpu --steps-per-pass $k |
+          tee "$d/ship$k.log" &&
+          awk '/^relative error/ { e = $NF } END { exit !(e != "" && e + 0 < 1e-5) }' "$d/ship$k.log" ||
+          return 1
+      done && echo "[  PASSED  ] spmv-scan gpu, 1 and 2 steps per pass, error < 1e-5"
   }
   export -f cli
   export bin

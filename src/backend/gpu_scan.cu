@@ -11,7 +11,7 @@ namespace {
 
 template <class Offset>
 double run(float* a, const float* xbar, const std::vector<Offset>& offsets, std::size_t n,
-           int iterations) {
+           int iterations, int steps_per_pass) {
   device_scope s("GPU spmv-scan");
   const std::size_t rows = offsets.size() - 1;
   float* da = s.upload(a, n, "copying a", 16);
@@ -20,6 +20,7 @@ double run(float* a, const float* xbar, const std::vector<Offset>& offsets, std:
   cuda::segmented_scan_workspace workspace;
   cuda::segmented_scan_options opt;
   opt.workspace = &workspace;
+  opt.steps_per_pass = steps_per_pass;
   // Untimed warm-up: one pass out of place into a scratch buffer, which loads the kernel and
   // sizes the workspace; a itself is untouched.
   float* scratch = s.allocate<float>(n, 16);
@@ -35,13 +36,14 @@ double run(float* a, const float* xbar, const std::vector<Offset>& offsets, std:
 }  // namespace
 
 double gpu_spmv_scan(float* a, const float* xbar, const std::int64_t* offsets, std::size_t n,
-                     std::size_t rows, int iterations) {
+                     std::size_t rows, int iterations, int steps_per_pass) {
   if (n == 0 || iterations <= 0) return 0.0;
   if (n < (std::size_t(1) << 31)) {  // 32-bit offsets: fewer bytes per iteration
     std::vector<std::int32_t> narrow(offsets, offsets + rows + 1);
-    return run(a, xbar, narrow, n, iterations);
+    return run(a, xbar, narrow, n, iterations, steps_per_pass);
   }
-  return run(a, xbar, std::vector<std::int64_t>(offsets, offsets + rows + 1), n, iterations);
+  return run(a, xbar, std::vector<std::int64_t>(offsets, offsets + rows + 1), n, iterations,
+             steps_per_pass);
 }
 
 }  // namespace corank::backend

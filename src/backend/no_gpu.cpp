@@ -20,7 +20,8 @@ double gpu_merge(const T*, std::size_t, const T*, std::size_t, T*, const cuda::m
   throw std::runtime_error("this corank was built without the CUDA backend");
 }
 
-double gpu_spmv_scan(float*, const float*, const std::int64_t*, std::size_t, std::size_t, int) {
+double gpu_spmv_scan(float*, const float*, const std::int64_t*, std::size_t, std::size_t, int,
+                     int) {
   throw std::runtime_error("this corank was built without the CUDA backend");
 }
 

@@ -291,4 +291,11 @@ TEST_F(Cli, SpmvScanNamesTheBadLineOfAMatrix) {
   expect_failure("gen matrix --like nosuch -o " + path("x.mtx"), "unknown matrix 'nosuch'");
 }
 
+TEST_F(Cli, SpmvScanRefusesAnUnsupportedStepsPerPass) {
+  ASSERT_EQ(run_cli("gen matrix --like jonheart -o " + path("j.mtx")).exit_code, 0);
+  for (const char* bad : {"3", "-1"})
+    expect_failure("spmv-scan --matrix " + path("j.mtx") + " --steps-per-pass " + bad,
+                   "--steps-per-pass must be 0 (tuned), 1 or 2");
+}
+
 }  // namespace

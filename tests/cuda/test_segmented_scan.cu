@@ -269,7 +269,8 @@ TEST_P(GpuSegmentedScan, ScaledIterationsAtOnceAreExact) {
 }
 
 // More tiles than fit the device at once: steps in one grid (up to the tuned number of waves) and
-// a grid per step (above), with short and long segments.
+// a grid per pass (above) of one step or of two steps on each staged tile (even and odd counts:
+// two-step passes then a one-step pass), with short and long segments.
 TEST_P(GpuSegmentedScan, LargeScaledIterationsAtOnceAreExact) {
   CORANK_REQUIRE_GPU();
   if (GetParam() == segmented_scan_algorithm::thread_per_segment) GTEST_SKIP() << "too slow";
@@ -290,10 +291,33 @@ TEST_P(GpuSegmentedScan, LargeScaledIterationsAtOnceAreExact) {
   corank::cuda::segmented_scan_workspace ws;
   auto opt = options();
   opt.workspace = &ws;
-  for (std::size_t n : {one_grid, grid_per_step}) {
-    check_iterations_at_once(rng, opt, n, 40.0, 5, 0);
-    check_iterations_at_once(rng, opt, n, 30000.0, 3, 1);
+  for (int steps_per_pass : {0, 1, 2}) {
+    SCOPED_TRACE("steps_per_pass=" + std::to_string(steps_per_pass));
+    opt.steps_per_pass = steps_per_pass;
+    for (std::size_t n : {one_grid, grid_per_step}) {
+      check_iterations_at_once(rng, opt, n, 40.0, 5, 0);
+      check_iterations_at_once(rng, opt, n, 30000.0, 3, 1);
+    }
+    check_iterations_at_once(rng, opt, grid_per_step, 8.0, 2, 0);
+    check_iterations_at_once(rng, opt, grid_per_step, 3000.0, 4, 0);
+    check_iterations_at_once(rng, opt, grid_per_step, 500.0, 1, 0);
   }
+}
+
+TEST_P(GpuSegmentedScan, RejectsUnsupportedStepsPerPass) {
+  CORANK_REQUIRE_GPU();
+  const std::vector<std::int32_t> offsets{0, 2};
+  device_buffer<std::uint32_t> d_a(std::vector<std::uint32_t>{1, 2}), d_x(d_a.to_host());
+  device_buffer<std::int32_t> d_off(offsets);
+  for (int bad : {-1, 3}) {
+    auto opt = options();
+    opt.steps_per_pass = bad;
+    EXPECT_EQ(corank::cuda::scaled_segmented_scan_iterations(opt, d_a.data(), d_x.data(), 2,
+                                                             d_off.data(), 1, 4),
+              cudaErrorInvalidValue)
+        << bad;
+  }
+  EXPECT_EQ(d_a.to_host(), (std::vector<std::uint32_t>{1, 2}));
 }
 
 INSTANTIATE_TEST_SUITE_P(, GpuSegmentedScan,

@@ -115,6 +115,13 @@ class segmented_scan_workspace {
 struct segmented_scan_options {
   segmented_scan_algorithm algorithm = segmented_scan_algorithm::automatic;
   segmented_scan_workspace* workspace = nullptr;
+  /// scaled_segmented_scan_iterations with `automatic`, when a step's tiles span more than about a
+  /// wave (tuning::segmented_scan_iteration): iteration steps done on each tile while it is staged
+  /// in shared memory. 1: every step reads and writes the data (12 bytes per f32 element per
+  /// step); 2: each staged tile is scanned twice, with a look-back per step, so the data moves
+  /// once for two steps (6 bytes per element per step). 0: the tuned choice. Other values are
+  /// cudaErrorInvalidValue.
+  int steps_per_pass = 0;
 };
 
 namespace detail {
@@ -165,9 +172,10 @@ class tile_state_memory {
   tile_state_memory(segmented_scan_workspace* workspace, std::size_t tiles)
       : workspace_(workspace), tiles_(tiles) {}
 
-  /// The state of a launch of `steps` steps (fresh epochs) and each tile's first-head slot.
-  cudaError_t next(long long steps, cudaStream_t stream, block::step_states<T>& states,
-                   std::int64_t*& heads) {
+  /// The state of a launch of `steps` steps (fresh epochs) in `passes` passes, and each tile's
+  /// first-head slot.
+  cudaError_t next(long long steps, long long passes, cudaStream_t stream,
+                   block::step_states<T>& states, std::int64_t*& heads) {
     unsigned first_epoch = 0;
     if (workspace_) {
       CORANK_CUDA_TRY(workspace_->prepare(tiles_, unsigned(steps), stream, memory_, capacity_,
@@ -183,7 +191,7 @@ class tile_state_memory {
     const tile_state_layout layout{capacity_};
     char* at = static_cast<char*>(memory_);
     auto* counters = reinterpret_cast<unsigned long long*>(at + layout.counters_at());
-    if (steps > 1)
+    if (passes > 1)
       CORANK_CUDA_TRY(
           cudaMemsetAsync(counters, 0, layout.ring * sizeof(unsigned long long), stream));
     heads = reinterpret_cast<std::int64_t*>(at + layout.heads_at());
@@ -197,7 +205,7 @@ class tile_state_memory {
     // Slots lie `capacity_` entries apart in every array (the value arrays have room for the ring
     // of them in 8-byte entries, whatever T).
     states.slot_stride = std::int64_t(capacity_);
-    states.tiles_done = steps > 1 ? counters : nullptr;
+    states.tiles_done = passes > 1 ? counters : nullptr;
     return cudaSuccess;
   }
   cudaError_t release(cudaStream_t stream) {
@@ -213,6 +221,15 @@ class tile_state_memory {
   unsigned next_epoch_ = 0;
 };
 
+/// Sets the largest shared-memory carveout for `Kernel`, once, so that `min_blocks` tiles fit per
+/// SM.
+template <auto Kernel>
+cudaError_t use_max_shared_carveout() {
+  static const cudaError_t configured = cudaFuncSetAttribute(
+      Kernel, cudaFuncAttributePreferredSharedMemoryCarveout, int(cudaSharedmemCarveoutMaxShared));
+  return configured;
+}
+
 /// The single-pass scan with tile shape `Shape`, `steps` times in a row: out = scan(src), where a
 /// scaled source reading `out` makes each step scan the previous one's result (the sparse-matrix
 /// iteration; steps > 1 requires it). Each tile's first segment head comes from a pass of its own
@@ -220,25 +237,37 @@ class tile_state_memory {
 /// while that pass runs so that they stage their data meanwhile (programmatic dependent launch);
 /// else each tile searches its own. The offsets do not change between steps, so the pass runs
 /// once. Steps whose tiles fit about one wave run in one grid (block::step_states: a step's tile
-/// waits only for the same tile of the step before); larger ones run a grid per step, each
-/// launched early so that it stages its scale and walks its offsets while the one before drains.
+/// waits only for the same tile of the step before); larger ones run a grid per pass of
+/// `steps_per_pass` steps (each tile scanned that many times while staged; 0: the tuned number),
+/// each launched early so that it stages its scale and walks its offsets while the one before
+/// drains.
 template <class Shape, bool Exclusive, class Source, class T, class Offset, class Op>
 cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool src_aligned, T* out,
                          std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
-                         T init, cudaStream_t stream, long long steps = 1) {
-  const auto kernel = kernels::segmented_scan_tiles<Shape, Exclusive, Source, T, Offset, Op>;
-  // Once per kernel: the largest shared-memory carveout, so `min_blocks` tiles fit per SM.
-  static const cudaError_t configured = cudaFuncSetAttribute(
-      kernel, cudaFuncAttributePreferredSharedMemoryCarveout, int(cudaSharedmemCarveoutMaxShared));
-  CORANK_CUDA_TRY(configured);
+                         T init, cudaStream_t stream, long long steps = 1,
+                         int steps_per_pass = 0) {
+  // A pass takes a slot of tile state per step; the ring holds two.
+  constexpr int most_per_pass = block::step_ring;
+  static_assert(tuning::segmented_scan_iteration::steps_per_pass <= most_per_pass);
+  if (steps_per_pass < 0 || steps_per_pass > most_per_pass) return cudaErrorInvalidValue;
+  if (steps_per_pass == 0) steps_per_pass = tuning::segmented_scan_iteration::steps_per_pass;
+  constexpr auto kernel = kernels::segmented_scan_tiles<Shape, Exclusive, 1, Source, T, Offset, Op>;
+  CORANK_CUDA_TRY(use_max_shared_carveout<kernel>());
+  // Only the iteration's steps (inclusive, scaled, in place) repeat on a staged tile.
+  constexpr bool repeatable = kernels::is_scaled<Source> && !Exclusive;
+  constexpr auto repeating_kernel =
+      kernels::segmented_scan_tiles<Shape, Exclusive, repeatable ? most_per_pass : 1, Source, T,
+                                    Offset, Op>;
+  if (!repeatable || steps < most_per_pass) steps_per_pass = 1;
+  if (steps_per_pass > 1) CORANK_CUDA_TRY(use_max_shared_carveout<repeating_kernel>());
   const std::size_t tiles = (n + Shape::tile - 1) / Shape::tile;
   if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
   const auto p = static_cast<std::int64_t>(num_segments), count = static_cast<std::int64_t>(n);
   const bool aligned = src_aligned && aligned16(out);
   // One tile-heads pass serves every step; a single step of a single wave searches in its tiles.
   const bool head_pass = steps > 1 || use_tile_head_pass<Shape>(tiles);
-  // Steps per grid (blocks fit grid.x, and a grid's epochs the status words).
-  const long long per_grid =
+  // Passes per grid (blocks fit grid.x, and a grid's epochs the status words).
+  const long long passes_per_grid =
       waves_of<Shape>(tiles) <= tuning::segmented_scan_iteration::one_grid_up_to_waves
           ? std::min<long long>(0x7fffffff / std::int64_t(tiles), 1 << 28)
           : 1;
@@ -246,10 +275,13 @@ cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool s
   tile_state_memory<T> memory(workspace, tiles);
   cudaError_t launched = cudaSuccess;
   for (long long done = 0, now = 0; done < steps && launched == cudaSuccess; done += now) {
-    now = std::min(per_grid, steps - done);
+    // This grid: `passes` passes of `per_pass` steps each, `now` steps in all.
+    const int per_pass = passes_per_grid == 1 && steps - done >= steps_per_pass ? steps_per_pass : 1;
+    const long long passes = per_pass > 1 ? 1 : std::min(passes_per_grid, steps - done);
+    now = passes * per_pass;
     block::step_states<T> states{};
     std::int64_t* heads = nullptr;
-    launched = memory.next(now, stream, states, heads);
+    launched = memory.next(now, passes, stream, states, heads);
     if (launched != cudaSuccess) break;
     using kernels::prior_grid_writes;
     // What this grid waits for, if it is launched early: the step before (from the second grid
@@ -265,14 +297,15 @@ cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool s
       if (launched != cudaSuccess) break;
       if (now == steps) prior = prior_grid_writes::tile_heads;
     }
-    const dim3 grid(unsigned(std::int64_t(tiles) * now)), block(Shape::threads);
+    const dim3 grid(unsigned(std::int64_t(tiles) * passes)), block(Shape::threads);
     const std::int64_t* tile_heads = head_pass ? heads : nullptr;
+    const auto this_kernel = per_pass > 1 ? repeating_kernel : kernel;
     if (prior == prior_grid_writes::nothing) {
-      kernel<<<grid, block, 0, stream>>>(src, out, count, offsets, p, op, init, states, tile_heads,
-                                         aligned, prior);
+      this_kernel<<<grid, block, 0, stream>>>(src, out, count, offsets, p, op, init, states,
+                                              tile_heads, aligned, prior);
       launched = cudaGetLastError();
     } else {
-      launched = launch_early(kernel, grid, block, 0, stream, src, out, count, offsets, p, op,
+      launched = launch_early(this_kernel, grid, block, 0, stream, src, out, count, offsets, p, op,
                               init, states, tile_heads, aligned, prior);
     }
   }
@@ -285,6 +318,7 @@ cudaError_t segmented_scan(const segmented_scan_options& opt, Source src, bool s
                            std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
                            T init, cudaStream_t stream, long long steps = 1) {
   check_scan_types<T, Offset>();
+  if (opt.steps_per_pass < 0 || opt.steps_per_pass > block::step_ring) return cudaErrorInvalidValue;
   if (n == 0) return cudaSuccess;
   if (!out || !offsets || num_segments == 0) return cudaErrorInvalidValue;
   const auto p = static_cast<std::int64_t>(num_segments);
@@ -306,7 +340,8 @@ cudaError_t segmented_scan(const segmented_scan_options& opt, Source src, bool s
             tuning::segmented_scan_policy<sizeof(T), kernels::is_scaled<Source> ? 2 : 1>;
         return launch_tiles<typename policy::shape, Exclusive>(opt.workspace, src, src_aligned,
                                                                out, n, offsets, num_segments, op,
-                                                               init, stream, steps);
+                                                               init, stream, steps,
+                                                               opt.steps_per_pass);
       }
     }
     CORANK_CUDA_TRY(cudaGetLastError());

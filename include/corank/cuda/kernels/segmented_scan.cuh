@@ -104,39 +104,48 @@ enum class prior_grid_writes : int {
 
 /// One tile per block, tiles in launch order (block i = tile i, as CUB's single-pass scan relies
 /// on: blocks start in index order, so a tile's predecessors are running or done); with several
-/// steps in the grid, block i is tile i % tiles of step i / tiles (block::step_states).
+/// passes in the grid, block i is tile i % tiles of pass i / tiles (block::step_states). A pass is
+/// `StepsPerPass` steps of the iteration on the staged tile (temporal blocking: the data moves once
+/// for them all; each step has its own block scan and look-back, in its own tile state).
 /// 1. Start the tile's copy into shared memory (cp.async: no registers held, so a block keeps a
-///    whole tile in flight). After a step, only the scale is copied now: the values are the step
+///    whole tile in flight). After a pass, only the scale is copied now: the values are the pass
 ///    before's output, copied once that tile is stored or that grid is done (after 2.).
 /// 2. While it is in flight, take the tile's first head from `tile_heads` (the pass above; without
 ///    it, when the tiles fit in one wave, warp 0 searches the offsets for it), walk
 ///    the offsets that fall in the tile, `walk` per thread at a time, and set their head bits (the
 ///    co-rank between element positions and segment heads; empty segments set the same bit
 ///    again).
+/// Then, per step:
 /// 3. Each thread reduces its run of `items` elements in shared memory; the block scans the
 ///    per-thread (head, value) pairs.
 /// 4. Thread 0 publishes the tile's carry (at once if the tile holds a head) and, unless the tile
 ///    starts at a head, looks back for the carry in, which stops at the nearest head.
-/// 5. Each thread rescans its run from its prefix, in shared memory; the block stores the tile.
-template <class Shape, bool Exclusive, class Source, class T, class Offset, class Op>
+/// 5. Each thread rescans its run from its prefix, in shared memory.
+/// Last, the block stores the tile.
+template <class Shape, bool Exclusive, int StepsPerPass, class Source, class T, class Offset,
+          class Op>
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     segmented_scan_tiles(Source src, T* out, std::int64_t n, const Offset* offsets,
                          std::int64_t num_segments, Op op, T init, block::step_states<T> steps,
                          const std::int64_t* tile_heads, bool vectors_aligned,
                          prior_grid_writes prior) {
+  static_assert(StepsPerPass == 1 || (is_scaled<Source> && !Exclusive),
+                "only the iteration's inclusive scaled scan repeats on a tile");
+  // Each step of a pass publishes in a slot of its own: a tile one step ahead of its successor
+  // must not overwrite the status word that the successor's look-back still waits for.
+  static_assert(StepsPerPass <= block::step_ring, "a pass takes one state slot per step");
   constexpr int NT = Shape::threads, items = Shape::items, tile_items = Shape::tile;
   constexpr int inputs = is_scaled<Source> ? 2 : 1, walk = 4;
   constexpr int V = int(16 / sizeof(T));
   __shared__ tile_smem<Shape, T, inputs> s;
   const int tid = threadIdx.x;
-  const std::int64_t step = blockIdx.x / steps.tiles, tile = blockIdx.x % steps.tiles;
+  const std::int64_t pass = blockIdx.x / steps.tiles, tile = blockIdx.x % steps.tiles;
   const std::int64_t base = tile * tile_items;
   const int count = n - base < tile_items ? int(n - base) : tile_items;
-  const block::tile_state<T> state = steps.of_step(step);
 
   block::allow_dependent_launch();  // the next step's grid may stage its scale meanwhile
   for (int w = tid; w < tile_smem<Shape, T, inputs>::head_words; w += NT) s.head_bits[w] = 0;
-  const bool values_now = step == 0 && prior != prior_grid_writes::input;
+  const bool values_now = pass == 0 && prior != prior_grid_writes::input;
   {
     const block::vector_range<T> values(src.in + base, s.staged[0], values_now ? count : 0);
     if constexpr (inputs == 2) {
@@ -179,11 +188,11 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
       }
     if (!__syncthreads_or(tid == NT - 1 && head[walk - 1] < end)) break;
   }
-  if (!values_now) {  // the values are the step before's output
-    if (step == 0) {
+  if (!values_now) {  // the values are the pass before's output
+    if (pass == 0) {
       block::wait_for_prior_grid();
     } else {
-      if (tid == 0) steps.wait_input(step, tile);
+      if (tid == 0) steps.wait_input(pass, tile);
       __syncthreads();
     }
     const block::vector_range<T> values(src.in + base, s.staged[0], count);
@@ -194,7 +203,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   __syncthreads();  // the staged tile
 
   // This thread's run, and its head bits (bit j: item j is a head or lies past n), taken once from
-  // the one or two words the run spans.
+  // the one or two words the run spans (items < 32).
   static_assert(items < 32, "a run's head bits fit a word");
   T* run = s.staged[0] + tid * items;
   unsigned run_heads;
@@ -205,57 +214,67 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     if (inside < items) run_heads |= inside <= 0 ? ~0u : ~0u << inside;
   }
   const auto is_head = [&](int j) { return (run_heads >> j) & 1u; };
-
-  // Pass 1 over this thread's run: its (head, value) pair; the scaled form stores the products.
-  // Odd `items` keep the run's accesses free of bank conflicts.
-  block::flagged<T> mine{false, T{}};
-#pragma unroll
-  for (int j = 0; j < items; ++j) {
-    T x = run[j];
-    if constexpr (inputs == 2) {
-      x = x * s.staged[1][tid * items + j];
-      run[j] = x;
-    }
-    const bool h = is_head(j);
-    mine.value = (j == 0 || h) ? x : op(mine.value, x);
-    mine.head = mine.head || h;
-  }
+  // Each pass tests the bits afresh: when pass 2 reused the head tests of pass 1 (kept live across
+  // the block scan and the look-back), ptxas of CUDA 13.0 built integer kernels that saw heads
+  // where there were none, from correct PTX (H100; float kernels were right). The empty asm hides
+  // that the register is unchanged, at no cost in instructions.
+  const auto retest_heads = [&] { asm volatile("" : "+r"(run_heads)); };
   const bool first_is_head = is_head(0);
-
-  block::flagged<T> prefix, total;
-  const bool has_prefix = block::block_exclusive_scan<NT>(mine, prefix, total, s.scan, op);
-
-  if (tid == 0) {
-    if (total.head)
-      state.publish(tile, block::tile_status::carry, total.value);
-    else
-      state.publish(tile, block::tile_status::aggregate, total.value);
-    if (!first_is_head) {
-      const T carry = state.look_back(tile, op);
-      if (!total.head) state.publish(tile, block::tile_status::carry, op(carry, total.value));
-      s.carry = carry;
-    }
-  }
-  __syncthreads();
-
-  // Pass 2: rescan the run from the value just before it within its segment (read only where it
-  // exists: the carry exists when the tile does not start at a head).
-  T before = prefix.value;
-  if (!first_is_head) {
-    if (!has_prefix)
-      before = s.carry;
-    else if (!prefix.head)
-      before = op(s.carry, prefix.value);
-  }
 #pragma unroll
-  for (int j = 0; j < items; ++j) {
-    const T x = run[j];
-    const bool h = is_head(j);
-    const T inclusive = h ? x : op(before, x);
-    run[j] = scan_output<Exclusive>(inclusive, before, h, init, op);
-    before = inclusive;
+  for (int k = 0; k < StepsPerPass; ++k) {
+    retest_heads();
+    // Pass 1 over this thread's run: its (head, value) pair; the scaled form stores the products.
+    // Items past n count as heads. Odd `items` keep the run's accesses free of bank conflicts.
+    block::flagged<T> mine{false, T{}};
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      T x = run[j];
+      if constexpr (inputs == 2) {
+        x = x * s.staged[1][tid * items + j];
+        run[j] = x;
+      }
+      const bool h = is_head(j);
+      mine.value = (j == 0 || h) ? x : op(mine.value, x);
+      mine.head = mine.head || h;
+    }
+
+    block::flagged<T> prefix, total;
+    const bool has_prefix = block::block_exclusive_scan<NT>(mine, prefix, total, s.scan, op);
+
+    const block::tile_state<T> state = steps.of_step(pass * StepsPerPass + k);
+    if (tid == 0) {
+      if (total.head)
+        state.publish(tile, block::tile_status::carry, total.value);
+      else
+        state.publish(tile, block::tile_status::aggregate, total.value);
+      if (!first_is_head) {
+        const T carry = state.look_back(tile, op);
+        if (!total.head) state.publish(tile, block::tile_status::carry, op(carry, total.value));
+        s.carry = carry;
+      }
+    }
+    __syncthreads();
+
+    retest_heads();
+    // Pass 2: rescan the run from the value just before it within its segment (read only where it
+    // exists: the carry exists when the tile does not start at a head).
+    T before = prefix.value;
+    if (!first_is_head) {
+      if (!has_prefix)
+        before = s.carry;
+      else if (!prefix.head)
+        before = op(s.carry, prefix.value);
+    }
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const T x = run[j];
+      const bool h = is_head(j);
+      const T inclusive = h ? x : op(before, x);
+      run[j] = scan_output<Exclusive>(inclusive, before, h, init, op);
+      before = inclusive;
+    }
+    __syncthreads();
   }
-  __syncthreads();
 
   if (count == tile_items && vectors_aligned) {
     struct alignas(16) vec {
@@ -268,9 +287,11 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   } else {
     for (int i = tid; i < count; i += NT) out[base + i] = s.staged[0][i];
   }
-  if (steps.tiles_done) {  // the next step's tile may read the output; this slot is done with
+  // The next pass's tile may read the output; this slot is done with. (A grid of several passes
+  // takes one step per pass.)
+  if (StepsPerPass == 1 && steps.tiles_done) {
     __syncthreads();
-    if (tid == 0) steps.finish_tile(step, tile);
+    if (tid == 0) steps.finish_tile(pass, tile);
   }
 }
 

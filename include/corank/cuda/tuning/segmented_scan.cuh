@@ -49,6 +49,10 @@ struct segmented_scan_head_pass {
 /// once the tiles of a step fill the device.
 struct segmented_scan_iteration {
   static constexpr double one_grid_up_to_waves = 1.5;
+  /// Steps of the iteration done on each staged tile when a grid runs one pass (temporal
+  /// blocking: the 12 bytes per element move once for this many steps). See docs/PERFORMANCE.md
+  /// ("Segmented scan", iteration history 11).
+  static constexpr int steps_per_pass = 2;
 };
 
 /// The studied kernels: block size, and resident blocks per multiprocessor for the grid-stride
