@@ -249,19 +249,22 @@ void check_iterations_at_once(std::mt19937_64& rng, const corank::cuda::segmente
 
 // Sizes of one wave of tiles at tile edges +-1, short and long segments (look-back chains across
 // tiles), with and without a workspace (one workspace reused by calls of growing and shrinking
-// size).
+// size); passes of one and two steps, even and odd counts (two-step passes, then one step).
 TEST_P(GpuSegmentedScan, ScaledIterationsAtOnceAreExact) {
   CORANK_REQUIRE_GPU();
   constexpr int tile = corank::cuda::tuning::segmented_scan_policy<4, 2>::shape::tile;
   corank::cuda::segmented_scan_workspace ws;
-  for (bool with_workspace : {false, true}) {
-    auto opt = options();
-    opt.workspace = with_workspace ? &ws : nullptr;
-    for (std::size_t n : {std::size_t(120001), std::size_t(1), std::size_t(tile - 1),
-                          std::size_t(tile + 1), std::size_t(3 * tile), std::size_t(70001)})
-      for (double mean : {3.0, 60.0, 9000.0})
-        check_iterations_at_once(rng, opt, n, mean, 4, n % 2);
-  }
+  for (bool with_workspace : {false, true})
+    for (int steps_per_pass : {0, 1, 2}) {
+      SCOPED_TRACE("steps_per_pass=" + std::to_string(steps_per_pass));
+      auto opt = options();
+      opt.workspace = with_workspace ? &ws : nullptr;
+      opt.steps_per_pass = steps_per_pass;
+      for (std::size_t n : {std::size_t(120001), std::size_t(1), std::size_t(tile - 1),
+                            std::size_t(tile + 1), std::size_t(3 * tile), std::size_t(70001)})
+        for (double mean : {3.0, 60.0, 9000.0})
+          check_iterations_at_once(rng, opt, n, mean, 4 + int(n % 2), n % 2);
+    }
   EXPECT_EQ(corank::cuda::scaled_segmented_scan_iterations(options(), (std::uint32_t*)nullptr,
                                                            (const std::uint32_t*)nullptr, 0,
                                                            (const std::int32_t*)nullptr, 0, 3),

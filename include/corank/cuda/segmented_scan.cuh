@@ -48,17 +48,19 @@ enum class segmented_scan_algorithm {
 namespace detail {
 
 /// Where the single-pass scan's state lies for `capacity` tiles: the status words of the
-/// block::step_ring slots (all that a new start of epochs clears), each slot's count of tiles done,
-/// each tile's first head's index, and the slots' aggregates and carries in 8-byte entries whatever
-/// the value type. It depends on the capacity alone, so a call never reads another call's heads or
-/// values as status words.
+/// block::step_ring slots (all that a new start of epochs clears), the count of tiles done of each
+/// pass of block::pass_ring, each tile's first head's index, and the slots' aggregates and carries
+/// in 8-byte entries whatever the value type. It depends on the capacity alone, so a call never
+/// reads another call's heads or values as status words.
 struct tile_state_layout {
   static constexpr std::size_t ring = block::step_ring, value_slot = 8;
   std::size_t capacity;
 
   std::size_t status_bytes() const { return (ring * capacity * 4 + 15) / 16 * 16; }
   std::size_t counters_at() const { return status_bytes(); }
-  std::size_t heads_at() const { return counters_at() + ring * sizeof(unsigned long long); }
+  std::size_t heads_at() const {
+    return counters_at() + block::pass_ring * sizeof(unsigned long long);
+  }
   std::size_t values_at() const { return heads_at() + capacity * sizeof(std::int64_t); }
   std::size_t bytes() const { return values_at() + 2 * ring * capacity * value_slot; }
 };
@@ -193,7 +195,7 @@ class tile_state_memory {
     auto* counters = reinterpret_cast<unsigned long long*>(at + layout.counters_at());
     if (passes > 1)
       CORANK_CUDA_TRY(
-          cudaMemsetAsync(counters, 0, layout.ring * sizeof(unsigned long long), stream));
+          cudaMemsetAsync(counters, 0, block::pass_ring * sizeof(unsigned long long), stream));
     heads = reinterpret_cast<std::int64_t*>(at + layout.heads_at());
     char* values = at + layout.values_at();
     const std::size_t values_bytes = layout.ring * capacity_ * layout.value_slot;
@@ -236,18 +238,18 @@ cudaError_t use_max_shared_carveout() {
 /// (kernels::segmented_scan_tile_heads) when the tiles span more than one wave, the tiles launched
 /// while that pass runs so that they stage their data meanwhile (programmatic dependent launch);
 /// else each tile searches its own. The offsets do not change between steps, so the pass runs
-/// once. Steps whose tiles fit about one wave run in one grid (block::step_states: a step's tile
-/// waits only for the same tile of the step before); larger ones run a grid per pass of
-/// `steps_per_pass` steps (each tile scanned that many times while staged; 0: the tuned number),
-/// each launched early so that it stages its scale and walks its offsets while the one before
-/// drains.
+/// once. The steps go in passes of `steps_per_pass` steps (each tile scanned that many times while
+/// staged; 0: the tuned number). Passes whose tiles fit about one wave run in one grid
+/// (block::step_states: a pass's tile waits only for the same tile of the pass before); larger
+/// ones run a grid per pass, each launched early so that it stages its scale and walks its offsets
+/// while the one before drains.
 template <class Shape, bool Exclusive, class Source, class T, class Offset, class Op>
 cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool src_aligned, T* out,
                          std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
                          T init, cudaStream_t stream, long long steps = 1,
                          int steps_per_pass = 0) {
-  // A pass takes a slot of tile state per step; the ring holds two.
-  constexpr int most_per_pass = block::step_ring;
+  // A pass takes a slot of tile state per step; the ring holds two passes.
+  constexpr int most_per_pass = block::most_steps_per_pass;
   static_assert(tuning::segmented_scan_iteration::steps_per_pass <= most_per_pass);
   if (steps_per_pass < 0 || steps_per_pass > most_per_pass) return cudaErrorInvalidValue;
   if (steps_per_pass == 0) steps_per_pass = tuning::segmented_scan_iteration::steps_per_pass;
@@ -269,15 +271,16 @@ cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool s
   // Passes per grid (blocks fit grid.x, and a grid's epochs the status words).
   const long long passes_per_grid =
       waves_of<Shape>(tiles) <= tuning::segmented_scan_iteration::one_grid_up_to_waves
-          ? std::min<long long>(0x7fffffff / std::int64_t(tiles), 1 << 28)
+          ? std::min<long long>(0x7fffffff / std::int64_t(tiles), 1 << 27)
           : 1;
 
   tile_state_memory<T> memory(workspace, tiles);
   cudaError_t launched = cudaSuccess;
   for (long long done = 0, now = 0; done < steps && launched == cudaSuccess; done += now) {
-    // This grid: `passes` passes of `per_pass` steps each, `now` steps in all.
-    const int per_pass = passes_per_grid == 1 && steps - done >= steps_per_pass ? steps_per_pass : 1;
-    const long long passes = per_pass > 1 ? 1 : std::min(passes_per_grid, steps - done);
+    // This grid: `passes` passes of `per_pass` steps each, `now` steps in all (an odd last step
+    // of two-step passes takes a grid of its own).
+    const int per_pass = steps - done >= steps_per_pass ? steps_per_pass : 1;
+    const long long passes = std::min(passes_per_grid, (steps - done) / per_pass);
     now = passes * per_pass;
     block::step_states<T> states{};
     std::int64_t* heads = nullptr;
@@ -318,7 +321,8 @@ cudaError_t segmented_scan(const segmented_scan_options& opt, Source src, bool s
                            std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
                            T init, cudaStream_t stream, long long steps = 1) {
   check_scan_types<T, Offset>();
-  if (opt.steps_per_pass < 0 || opt.steps_per_pass > block::step_ring) return cudaErrorInvalidValue;
+  if (opt.steps_per_pass < 0 || opt.steps_per_pass > block::most_steps_per_pass)
+    return cudaErrorInvalidValue;
   if (n == 0) return cudaSuccess;
   if (!out || !offsets || num_segments == 0) return cudaErrorInvalidValue;
   const auto p = static_cast<std::int64_t>(num_segments);

@@ -169,50 +169,59 @@ struct tile_state {
   }
 };
 
-/// Several scans in place in one grid (the steps of an iteration, a = scan(a * x) again and
-/// again): block b is tile b % tiles of step b / tiles. Blocks start in index order, so a step's
-/// tile runs once the same tile of the step before is stored (it reads that tile's output), not
-/// once the whole step is. Steps take their tile state from a ring of `ring` slots, epochs
-/// increasing by one per step; before a step reuses a slot, the step that used it last must be
-/// done (every tile counted in `tiles_done`, cumulative per slot), since its look-backs may still
-/// read it. A single scan is one step in slot 0, tiles_done null.
-inline constexpr int step_ring = 2;  ///< slots of tile state that the steps of a grid rotate through
+/// Several passes in place in one grid, each of K steps of an iteration (a = scan(a * x) again and
+/// again) on a staged tile: block b is tile b % tiles of pass b / tiles. Blocks start in index
+/// order, so a pass's tile runs once the same tile of the pass before is stored (it reads that
+/// tile's output), not once the whole pass is. Each step takes its tile state from a ring of
+/// slots, two passes' worth, epochs increasing by one per step; before a pass reuses its slots, the
+/// pass that used them last must be done (every tile counted in `tiles_done`, cumulative per pass
+/// of the ring), since its look-backs may still read them. A single scan is one pass of one step,
+/// tiles_done null.
+inline constexpr int pass_ring = 2;           ///< passes whose steps have slots of their own
+inline constexpr int most_steps_per_pass = 2;  ///< steps of an iteration on one staged tile
+inline constexpr int step_ring = pass_ring * most_steps_per_pass;  ///< slots of tile state
 
 template <class T>
 struct step_states {
-  static constexpr int ring = step_ring;
-  tile_state<T> first;  ///< slot 0 at step 0's epoch
+  tile_state<T> first;             ///< slot 0 at step 0's epoch
   std::int64_t tiles;
-  std::int64_t slot_stride;       ///< entries between the slots of each array
-  unsigned long long* tiles_done;  ///< per slot; null for a single scan
+  std::int64_t slot_stride;        ///< entries between the slots of each array
+  unsigned long long* tiles_done;  ///< per pass of the ring; null for a single pass
 
-  __device__ tile_state<T> of_step(std::int64_t step) const {
-    const std::int64_t at = (step % ring) * slot_stride;
+  /// The state of step k of `pass`, passes of K steps.
+  template <int K>
+  __device__ tile_state<T> of_step(std::int64_t pass, int k) const {
+    static_assert(K <= most_steps_per_pass, "two passes' steps fit the ring");
+    const std::int64_t step = pass * K + k;
+    const std::int64_t at = (step % (K * pass_ring)) * slot_stride;
     return {first.words + at, first.aggregates + at, first.carries + at,
             first.epoch + unsigned(step)};
   }
-  /// Waits until `tile` of `step` (> 0) may start: the same tile of the step before is stored (it
-  /// is this tile's input) and the slot of `step` is free (one thread; a barrier after it for the
+  /// Waits until `tile` of `pass` (> 0) may start: the same tile of the pass before is stored (it
+  /// is this tile's input) and the slots of `pass` are free (one thread; a barrier after it for the
   /// block). Both words are read at once, relaxed, and one fence orders the reads after them.
-  __device__ void wait_input(std::int64_t step, std::int64_t tile) const {
-    const tile_state<T> before = of_step(step - 1);
-    // The slot's count once step - ring is done (counts are cumulative per slot).
-    const unsigned long long* done = tiles_done + step % ring;
-    const auto done_before = static_cast<unsigned long long>(step / ring) * tiles;
+  template <int K>
+  __device__ void wait_input(std::int64_t pass, std::int64_t tile) const {
+    const tile_state<T> before = of_step<K>(pass - 1, K - 1);
+    // The count once pass - pass_ring is done (counts are cumulative per pass of the ring).
+    const unsigned long long* done = tiles_done + pass % pass_ring;
+    const auto done_before = static_cast<unsigned long long>(pass / pass_ring) * tiles;
     for (int spins = 0;; ++spins) {
       const bool stored = before.is_stored(tile);
-      const bool free = step < ring || tile_status::load_relaxed(done) >= done_before;
+      const bool free = pass < pass_ring || tile_status::load_relaxed(done) >= done_before;
       if (stored && free) break;
       if (spins > 4) __nanosleep(64);
     }
     asm volatile("fence.acq_rel.gpu;" ::: "memory");
   }
-  /// After the tile of `step` is stored and a barrier (one thread): marks it stored and counts it
-  /// done, behind one fence (its output and its look-back's reads come before both).
-  __device__ void finish_tile(std::int64_t step, std::int64_t tile) const {
+  /// After the tile of `pass` is stored and a barrier (one thread): marks it stored (in its last
+  /// step's status word) and counts it done, behind one fence (its output and its look-backs'
+  /// reads come before both).
+  template <int K>
+  __device__ void finish_tile(std::int64_t pass, std::int64_t tile) const {
     __threadfence();
-    of_step(step).mark_stored(tile);
-    atomicAdd(tiles_done + step % ring, 1ull);
+    of_step<K>(pass, K - 1).mark_stored(tile);
+    atomicAdd(tiles_done + pass % pass_ring, 1ull);
   }
 };
 

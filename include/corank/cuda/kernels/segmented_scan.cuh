@@ -131,9 +131,6 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
                          prior_grid_writes prior) {
   static_assert(StepsPerPass == 1 || (is_scaled<Source> && !Exclusive),
                 "only the iteration's inclusive scaled scan repeats on a tile");
-  // Each step of a pass publishes in a slot of its own: a tile one step ahead of its successor
-  // must not overwrite the status word that the successor's look-back still waits for.
-  static_assert(StepsPerPass <= block::step_ring, "a pass takes one state slot per step");
   constexpr int NT = Shape::threads, items = Shape::items, tile_items = Shape::tile;
   constexpr int inputs = is_scaled<Source> ? 2 : 1, walk = 4;
   constexpr int V = int(16 / sizeof(T));
@@ -192,7 +189,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     if (pass == 0) {
       block::wait_for_prior_grid();
     } else {
-      if (tid == 0) steps.wait_input(pass, tile);
+      if (tid == 0) steps.template wait_input<StepsPerPass>(pass, tile);
       __syncthreads();
     }
     const block::vector_range<T> values(src.in + base, s.staged[0], count);
@@ -241,7 +238,9 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     block::flagged<T> prefix, total;
     const bool has_prefix = block::block_exclusive_scan<NT>(mine, prefix, total, s.scan, op);
 
-    const block::tile_state<T> state = steps.of_step(pass * StepsPerPass + k);
+    // Each step publishes in a slot of its own: a tile a step ahead of its successor must not
+    // overwrite the status word that the successor's look-back still waits for.
+    const block::tile_state<T> state = steps.template of_step<StepsPerPass>(pass, k);
     if (tid == 0) {
       if (total.head)
         state.publish(tile, block::tile_status::carry, total.value);
@@ -287,11 +286,9 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   } else {
     for (int i = tid; i < count; i += NT) out[base + i] = s.staged[0][i];
   }
-  // The next pass's tile may read the output; this slot is done with. (A grid of several passes
-  // takes one step per pass.)
-  if (StepsPerPass == 1 && steps.tiles_done) {
+  if (steps.tiles_done) {  // the next pass's tile may read the output; these slots are done with
     __syncthreads();
-    if (tid == 0) steps.finish_tile(pass, tile);
+    if (tid == 0) steps.template finish_tile<StepsPerPass>(pass, tile);
   }
 }
 
