@@ -4,9 +4,11 @@
 //   0); cudaError_t segmented_exclusive_scan(in, out, n, offsets, num_segments, init, op, stream);
 //   cudaError_t scaled_segmented_inclusive_scan(in, scale, out, n, offsets, num_segments, op,
 //   stream);
-//   ... and each with a leading segmented_scan_options (algorithm, reusable workspace);
+//   ... and each with a leading segmented_scan_options (algorithm, reusable workspace, steps per
+//   pass);
 //   cudaError_t scaled_segmented_scan_iterations(opt, a, scale, n, offsets, num_segments,
-//   iterations, op, stream): the scaled scan in place, `iterations` times, in one grid.
+//   iterations, op, stream): the scaled scan in place, `iterations` times, two on each staged
+//   tile.
 //
 // Segments: offsets[0] = 0, offsets[num_segments] = n, non-decreasing (num_segments + 1 entries,
 // Offset = 32- or 64-bit integer); equal neighbours are empty segments. T is arithmetic; `op` is
@@ -18,7 +20,7 @@
 // `automatic` is one pass over the data: each element is read and written once and the offsets
 // are read once (no per-element key array, the difference from cub::DeviceScan::InclusiveScanByKey);
 // a short pass before it finds each tile's first segment head (one warp search per tile). It needs
-// a small state (28 bytes per tile of 7424 f32 elements): from the workspace in the options when
+// a small state (88 bytes per tile of 7424 f32 elements): from the workspace in the options when
 // given (reused without clearing), else allocated stream-ordered for the call. Returns
 // cudaErrorInvalidValue for null pointers with a non-zero size, else the launch's error.
 #pragma once
@@ -400,10 +402,12 @@ cudaError_t scaled_segmented_inclusive_scan(const segmented_scan_options& opt, c
 }
 
 /// `iterations` steps of the sparse-matrix iteration in place: a = segmented inclusive scan of
-/// a[i] * scale[i], then again on the result. The same as as many calls of
+/// a[i] * scale[i], then again on the result. The same result, bit for bit, as as many calls of
 /// scaled_segmented_inclusive_scan(opt, a, scale, a, ...), but `automatic` finds the tiles' first
-/// heads once and runs every step in one grid, where a step's tile waits only for the same tile of
-/// the step before (it stages the scale and reads the offsets meanwhile), never for a whole step.
+/// heads once and runs the steps in passes of opt.steps_per_pass (by default two: each staged tile
+/// is scanned twice, so the data moves once for two steps). Passes of about one wave of tiles run
+/// in one grid, where a pass's tile waits only for the same tile of the pass before (it stages the
+/// scale and reads the offsets meanwhile), never for a whole pass.
 template <class T, class Offset, class Op = corank::plus>
 cudaError_t scaled_segmented_scan_iterations(const segmented_scan_options& opt, T* a,
                                              const T* scale, std::size_t n, const Offset* offsets,
