@@ -16,6 +16,7 @@
 #include "backend/gpu_scan.hpp"
 #include "backend/spmv_scan.hpp"
 #include "cli/commands.hpp"
+#include "corank/cuda/tuning/segmented_scan.cuh"
 #include "io/array_file.hpp"
 #include "io/matrix_market.hpp"
 
@@ -30,8 +31,10 @@ struct spmv_scan_args {
 
 void run_spmv_scan(const spmv_scan_args& args) {
   if (args.iterations < 1) throw std::invalid_argument("--iters must be at least 1");
-  if (args.steps_per_pass < 0 || args.steps_per_pass > 2)
-    throw std::invalid_argument("--steps-per-pass must be 0 (tuned), 1 or 2");
+  constexpr int most_steps = cuda::tuning::segmented_scan_iteration::most_steps_per_pass;
+  if (args.steps_per_pass < 0 || args.steps_per_pass > most_steps)
+    throw std::invalid_argument("--steps-per-pass must be 0 (tuned) to " +
+                                std::to_string(most_steps));
   const auto t_read = std::chrono::steady_clock::now();
   const io::csr_matrix m = io::read_matrix_market(args.matrix);
   const double read_s =
@@ -96,9 +99,8 @@ void add_spmv_scan_command(CLI::App& app) {
   cmd->add_option("-b,--backend", args->backend, "cpu|gpu|auto")->capture_default_str();
   cmd->add_option("--threads", args->threads, "CPU threads (0: all)")->capture_default_str();
   cmd->add_option("--steps-per-pass", args->steps_per_pass,
-                  "GPU: iterations done on each tile while it is in shared memory, where the "
-                  "matrix spans more than about a wave of tiles (1: each iteration moves the "
-                  "data, 2: two share a pass, 0: tuned)")
+                  "GPU: iterations done on each tile while it is in shared memory (1: each "
+                  "iteration moves the data, k: k iterations share a pass, 0: tuned)")
       ->capture_default_str();
   cmd->callback([args] { run_spmv_scan(*args); });
 }

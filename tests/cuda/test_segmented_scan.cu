@@ -249,13 +249,14 @@ void check_iterations_at_once(std::mt19937_64& rng, const corank::cuda::segmente
 
 // Sizes of one wave of tiles at tile edges +-1, short and long segments (look-back chains across
 // tiles), with and without a workspace (one workspace reused by calls of growing and shrinking
-// size); passes of one and two steps, even and odd counts (two-step passes, then one step).
+// size); passes of 1, 2, 3 and 8 steps and the tuned number, counts of 5 and 9 (whole passes,
+// then the steps left in a shorter pass).
 TEST_P(GpuSegmentedScan, ScaledIterationsAtOnceAreExact) {
   CORANK_REQUIRE_GPU();
   constexpr int tile = corank::cuda::tuning::segmented_scan_policy<4, 2>::shape::tile;
   corank::cuda::segmented_scan_workspace ws;
   for (bool with_workspace : {false, true})
-    for (int steps_per_pass : {0, 1, 2}) {
+    for (int steps_per_pass : {0, 1, 2, 3, 8}) {
       SCOPED_TRACE("steps_per_pass=" + std::to_string(steps_per_pass));
       auto opt = options();
       opt.workspace = with_workspace ? &ws : nullptr;
@@ -263,7 +264,7 @@ TEST_P(GpuSegmentedScan, ScaledIterationsAtOnceAreExact) {
       for (std::size_t n : {std::size_t(120001), std::size_t(1), std::size_t(tile - 1),
                             std::size_t(tile + 1), std::size_t(3 * tile), std::size_t(70001)})
         for (double mean : {3.0, 60.0, 9000.0})
-          check_iterations_at_once(rng, opt, n, mean, 4 + int(n % 2), n % 2);
+          check_iterations_at_once(rng, opt, n, mean, 5 + 4 * int(n % 2), n % 2);
     }
   EXPECT_EQ(corank::cuda::scaled_segmented_scan_iterations(options(), (std::uint32_t*)nullptr,
                                                            (const std::uint32_t*)nullptr, 0,
@@ -272,29 +273,35 @@ TEST_P(GpuSegmentedScan, ScaledIterationsAtOnceAreExact) {
 }
 
 // More tiles than fit the device at once: steps in one grid (up to the tuned number of waves) and
-// a grid per pass (above) of one step or of two steps on each staged tile (even and odd counts:
-// two-step passes then a one-step pass), with short and long segments.
+// a grid per pass (above) of one or several steps on each staged tile (counts that end with a
+// shorter pass and counts that do not), with short and long segments.
 TEST_P(GpuSegmentedScan, LargeScaledIterationsAtOnceAreExact) {
   CORANK_REQUIRE_GPU();
   if (GetParam() == segmented_scan_algorithm::thread_per_segment) GTEST_SKIP() << "too slow";
-  using shape = corank::cuda::tuning::segmented_scan_policy<4, 2>::shape;
+  // Sizes from the tiles of one step per pass; those of several steps fall in the same regimes.
+  using one_step = corank::cuda::tuning::segmented_scan_policy<4, 2>::shape;
+  using several = corank::cuda::tuning::segmented_scan_iteration::policy<4>::shape;
   const double one_grid_up_to =
       corank::cuda::tuning::segmented_scan_iteration::one_grid_up_to_waves;
   int sms = 0;
   ASSERT_EQ(corank::cuda::detail::multiprocessor_count(&sms), cudaSuccess);
-  const double wave = double(sms) * shape::min_blocks;  // tiles
-  const std::size_t one_grid = std::size_t(one_grid_up_to * 0.9 * wave) * shape::tile,
-                    grid_per_step = std::size_t(one_grid_up_to * 1.5 * wave) * shape::tile + 7;
-  const auto waves = [](std::size_t n) {
-    return corank::cuda::detail::waves_of<shape>((n + shape::tile - 1) / shape::tile);
+  const double wave = double(sms) * one_step::min_blocks;  // tiles
+  const std::size_t one_grid = std::size_t(one_grid_up_to * 0.9 * wave) * one_step::tile,
+                    grid_per_step = std::size_t(one_grid_up_to * 1.5 * wave) * one_step::tile + 7;
+  const auto waves = [](auto shape, std::size_t n) {
+    using tiles = decltype(shape);
+    return corank::cuda::detail::waves_of<tiles>((n + tiles::tile - 1) / tiles::tile);
   };
-  ASSERT_GT(waves(one_grid), 1.0);
-  ASSERT_LE(waves(one_grid), one_grid_up_to);
-  ASSERT_GT(waves(grid_per_step), one_grid_up_to);
+  for (double w : {waves(one_step{}, one_grid), waves(several{}, one_grid)}) {
+    ASSERT_GT(w, 1.0);
+    ASSERT_LE(w, one_grid_up_to);
+  }
+  ASSERT_GT(waves(one_step{}, grid_per_step), one_grid_up_to);
+  ASSERT_GT(waves(several{}, grid_per_step), one_grid_up_to);
   corank::cuda::segmented_scan_workspace ws;
   auto opt = options();
   opt.workspace = &ws;
-  for (int steps_per_pass : {0, 1, 2}) {
+  for (int steps_per_pass : {0, 1, 2, 3, 8}) {
     SCOPED_TRACE("steps_per_pass=" + std::to_string(steps_per_pass));
     opt.steps_per_pass = steps_per_pass;
     for (std::size_t n : {one_grid, grid_per_step}) {
@@ -304,6 +311,7 @@ TEST_P(GpuSegmentedScan, LargeScaledIterationsAtOnceAreExact) {
     check_iterations_at_once(rng, opt, grid_per_step, 8.0, 2, 0);
     check_iterations_at_once(rng, opt, grid_per_step, 3000.0, 4, 0);
     check_iterations_at_once(rng, opt, grid_per_step, 500.0, 1, 0);
+    check_iterations_at_once(rng, opt, grid_per_step, 60.0, 11, 0);
   }
 }
 
@@ -312,7 +320,7 @@ TEST_P(GpuSegmentedScan, RejectsUnsupportedStepsPerPass) {
   const std::vector<std::int32_t> offsets{0, 2};
   device_buffer<std::uint32_t> d_a(std::vector<std::uint32_t>{1, 2}), d_x(d_a.to_host());
   device_buffer<std::int32_t> d_off(offsets);
-  for (int bad : {-1, 3}) {
+  for (int bad : {-1, corank::cuda::tuning::segmented_scan_iteration::most_steps_per_pass + 1}) {
     auto opt = options();
     opt.steps_per_pass = bad;
     EXPECT_EQ(corank::cuda::scaled_segmented_scan_iterations(opt, d_a.data(), d_x.data(), 2,

@@ -7,8 +7,8 @@
 //   ... and each with a leading segmented_scan_options (algorithm, reusable workspace, steps per
 //   pass);
 //   cudaError_t scaled_segmented_scan_iterations(opt, a, scale, n, offsets, num_segments,
-//   iterations, op, stream): the scaled scan in place, `iterations` times, two on each staged
-//   tile.
+//   iterations, op, stream): the scaled scan in place, `iterations` times, several on each
+//   staged tile.
 //
 // Segments: offsets[0] = 0, offsets[num_segments] = n, non-decreasing (num_segments + 1 entries,
 // Offset = 32- or 64-bit integer); equal neighbours are empty segments. T is arithmetic; `op` is
@@ -20,7 +20,7 @@
 // `automatic` is one pass over the data: each element is read and written once and the offsets
 // are read once (no per-element key array, the difference from cub::DeviceScan::InclusiveScanByKey);
 // a short pass before it finds each tile's first segment head (one warp search per tile). It needs
-// a small state (88 bytes per tile of 7424 f32 elements): from the workspace in the options when
+// a small state (328 bytes per tile of 7424 f32 elements): from the workspace in the options when
 // given (reused without clearing), else allocated stream-ordered for the call. Returns
 // cudaErrorInvalidValue for null pointers with a non-zero size, else the launch's error.
 #pragma once
@@ -49,13 +49,15 @@ enum class segmented_scan_algorithm {
 
 namespace detail {
 
-/// Where the single-pass scan's state lies for `capacity` tiles: the status words of the
-/// block::step_ring slots (all that a new start of epochs clears), the count of tiles done of each
+/// Where the single-pass scan's state lies for `capacity` tiles: the status words of the `ring`
+/// slots (two passes of the most steps per pass; all that a new start of epochs clears), the count of tiles done of each
 /// pass of block::pass_ring, each tile's first head's index, and the slots' aggregates and carries
 /// in 8-byte entries whatever the value type. It depends on the capacity alone, so a call never
 /// reads another call's heads or values as status words.
 struct tile_state_layout {
-  static constexpr std::size_t ring = block::step_ring, value_slot = 8;
+  static constexpr std::size_t ring =
+      block::pass_ring * tuning::segmented_scan_iteration::most_steps_per_pass;
+  static constexpr std::size_t value_slot = 8;
   std::size_t capacity;
 
   std::size_t status_bytes() const { return (ring * capacity * 4 + 15) / 16 * 16; }
@@ -119,12 +121,12 @@ class segmented_scan_workspace {
 struct segmented_scan_options {
   segmented_scan_algorithm algorithm = segmented_scan_algorithm::automatic;
   segmented_scan_workspace* workspace = nullptr;
-  /// scaled_segmented_scan_iterations with `automatic`, when a step's tiles span more than about a
-  /// wave (tuning::segmented_scan_iteration): iteration steps done on each tile while it is staged
-  /// in shared memory. 1: every step reads and writes the data (12 bytes per f32 element per
-  /// step); 2: each staged tile is scanned twice, with a look-back per step, so the data moves
-  /// once for two steps (6 bytes per element per step). 0: the tuned choice. Other values are
-  /// cudaErrorInvalidValue.
+  /// scaled_segmented_scan_iterations with `automatic`: iteration steps done on each tile while it
+  /// is staged in shared memory. 1: every step reads and writes the data (12 bytes per f32 element
+  /// per step); k > 1: each staged tile is scanned k times, with a look-back per step, so the data
+  /// moves once for k steps (12 / k bytes per element per step). 0: the tuned number
+  /// (tuning::segmented_scan_iteration). Above tuning::segmented_scan_iteration::
+  /// most_steps_per_pass or below 0: cudaErrorInvalidValue.
   int steps_per_pass = 0;
 };
 
@@ -240,54 +242,50 @@ cudaError_t use_max_shared_carveout() {
 /// (kernels::segmented_scan_tile_heads) when the tiles span more than one wave, the tiles launched
 /// while that pass runs so that they stage their data meanwhile (programmatic dependent launch);
 /// else each tile searches its own. The offsets do not change between steps, so the pass runs
-/// once. The steps go in passes of `steps_per_pass` steps (each tile scanned that many times while
-/// staged; 0: the tuned number). Passes whose tiles fit about one wave run in one grid
+/// once. With `Repeats`, the steps go in passes of `steps_per_pass` steps (each tile scanned that
+/// many times while staged), else one step per pass. Passes whose tiles fit about one wave run in
+/// one grid
 /// (block::step_states: a pass's tile waits only for the same tile of the pass before); larger
 /// ones run a grid per pass, each launched early so that it stages its scale and walks its offsets
 /// while the one before drains.
-template <class Shape, bool Exclusive, class Source, class T, class Offset, class Op>
+template <class Shape, bool Exclusive, bool Repeats, class Source, class T, class Offset, class Op>
 cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool src_aligned, T* out,
                          std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
                          T init, cudaStream_t stream, long long steps = 1,
-                         int steps_per_pass = 0) {
+                         int steps_per_pass = 1) {
   // A pass takes a slot of tile state per step; the ring holds two passes.
-  constexpr int most_per_pass = block::most_steps_per_pass;
-  static_assert(tuning::segmented_scan_iteration::steps_per_pass <= most_per_pass);
-  if (steps_per_pass < 0 || steps_per_pass > most_per_pass) return cudaErrorInvalidValue;
-  if (steps_per_pass == 0) steps_per_pass = tuning::segmented_scan_iteration::steps_per_pass;
-  constexpr auto kernel = kernels::segmented_scan_tiles<Shape, Exclusive, 1, Source, T, Offset, Op>;
+  if (steps_per_pass < 1 || steps_per_pass > tuning::segmented_scan_iteration::most_steps_per_pass)
+    return cudaErrorInvalidValue;
+  if (!Repeats) steps_per_pass = 1;
+  constexpr auto kernel =
+      kernels::segmented_scan_tiles<Shape, Exclusive, Repeats, Source, T, Offset, Op>;
   CORANK_CUDA_TRY(use_max_shared_carveout<kernel>());
-  // Only the iteration's steps (inclusive, scaled, in place) repeat on a staged tile.
-  constexpr bool repeatable = kernels::is_scaled<Source> && !Exclusive;
-  constexpr auto repeating_kernel =
-      kernels::segmented_scan_tiles<Shape, Exclusive, repeatable ? most_per_pass : 1, Source, T,
-                                    Offset, Op>;
-  if (!repeatable || steps < most_per_pass) steps_per_pass = 1;
-  if (steps_per_pass > 1) CORANK_CUDA_TRY(use_max_shared_carveout<repeating_kernel>());
   const std::size_t tiles = (n + Shape::tile - 1) / Shape::tile;
   if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
   const auto p = static_cast<std::int64_t>(num_segments), count = static_cast<std::int64_t>(n);
   const bool aligned = src_aligned && aligned16(out);
   // One tile-heads pass serves every step; a single step of a single wave searches in its tiles.
   const bool head_pass = steps > 1 || use_tile_head_pass<Shape>(tiles);
-  // Passes per grid (blocks fit grid.x, and a grid's epochs the status words).
+  // Passes per grid: all when they fit about a wave (blocks fit grid.x, and a grid's epochs the
+  // status words), else one.
   const long long passes_per_grid =
       waves_of<Shape>(tiles) <= tuning::segmented_scan_iteration::one_grid_up_to_waves
-          ? std::min<long long>(0x7fffffff / std::int64_t(tiles), 1 << 27)
+          ? std::min<long long>(0x7fffffff / std::int64_t(tiles), (1 << 28) / steps_per_pass)
           : 1;
 
   tile_state_memory<T> memory(workspace, tiles);
   cudaError_t launched = cudaSuccess;
   for (long long done = 0, now = 0; done < steps && launched == cudaSuccess; done += now) {
-    // This grid: `passes` passes of `per_pass` steps each, `now` steps in all (an odd last step
-    // of two-step passes takes a grid of its own).
-    const int per_pass = steps - done >= steps_per_pass ? steps_per_pass : 1;
+    // This grid: `passes` passes of `per_pass` steps each, `now` steps in all (the steps left
+    // after the whole passes take a grid of their own).
+    const int per_pass = int(std::min<long long>(steps_per_pass, steps - done));
     const long long passes = std::min(passes_per_grid, (steps - done) / per_pass);
     now = passes * per_pass;
     block::step_states<T> states{};
     std::int64_t* heads = nullptr;
     launched = memory.next(now, passes, stream, states, heads);
     if (launched != cudaSuccess) break;
+    states.steps_per_pass = per_pass;
     using kernels::prior_grid_writes;
     // What this grid waits for, if it is launched early: the step before (from the second grid
     // on), or the heads pass when this grid is the last (a grid after it reads the heads without
@@ -304,13 +302,12 @@ cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool s
     }
     const dim3 grid(unsigned(std::int64_t(tiles) * passes)), block(Shape::threads);
     const std::int64_t* tile_heads = head_pass ? heads : nullptr;
-    const auto this_kernel = per_pass > 1 ? repeating_kernel : kernel;
     if (prior == prior_grid_writes::nothing) {
-      this_kernel<<<grid, block, 0, stream>>>(src, out, count, offsets, p, op, init, states,
-                                              tile_heads, aligned, prior);
+      kernel<<<grid, block, 0, stream>>>(src, out, count, offsets, p, op, init, states, tile_heads,
+                                         aligned, prior);
       launched = cudaGetLastError();
     } else {
-      launched = launch_early(this_kernel, grid, block, 0, stream, src, out, count, offsets, p, op,
+      launched = launch_early(kernel, grid, block, 0, stream, src, out, count, offsets, p, op,
                               init, states, tile_heads, aligned, prior);
     }
   }
@@ -323,7 +320,8 @@ cudaError_t segmented_scan(const segmented_scan_options& opt, Source src, bool s
                            std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
                            T init, cudaStream_t stream, long long steps = 1) {
   check_scan_types<T, Offset>();
-  if (opt.steps_per_pass < 0 || opt.steps_per_pass > block::most_steps_per_pass)
+  if (opt.steps_per_pass < 0 ||
+      opt.steps_per_pass > tuning::segmented_scan_iteration::most_steps_per_pass)
     return cudaErrorInvalidValue;
   if (n == 0) return cudaSuccess;
   if (!out || !offsets || num_segments == 0) return cudaErrorInvalidValue;
@@ -342,12 +340,21 @@ cudaError_t segmented_scan(const segmented_scan_options& opt, Source src, bool s
                                                                                p, op, init);
         break;
       case segmented_scan_algorithm::automatic: {
+        // The iteration's steps (inclusive, scaled, in place), several on each staged tile when
+        // asked, in tiles of their own shape (the step loop's registers).
+        if constexpr (kernels::is_scaled<Source> && !Exclusive) {
+          using iteration = tuning::segmented_scan_iteration;
+          const int per_pass = opt.steps_per_pass ? opt.steps_per_pass : iteration::steps_per_pass;
+          if (steps > 1 && per_pass > 1)
+            return launch_tiles<typename iteration::policy<sizeof(T)>::shape, false, true>(
+                opt.workspace, src, src_aligned, out, n, offsets, num_segments, op, init, stream,
+                steps, per_pass);
+        }
         using policy =
             tuning::segmented_scan_policy<sizeof(T), kernels::is_scaled<Source> ? 2 : 1>;
-        return launch_tiles<typename policy::shape, Exclusive>(opt.workspace, src, src_aligned,
-                                                               out, n, offsets, num_segments, op,
-                                                               init, stream, steps,
-                                                               opt.steps_per_pass);
+        return launch_tiles<typename policy::shape, Exclusive, false>(
+            opt.workspace, src, src_aligned, out, n, offsets, num_segments, op, init, stream,
+            steps);
       }
     }
     CORANK_CUDA_TRY(cudaGetLastError());
@@ -404,8 +411,8 @@ cudaError_t scaled_segmented_inclusive_scan(const segmented_scan_options& opt, c
 /// `iterations` steps of the sparse-matrix iteration in place: a = segmented inclusive scan of
 /// a[i] * scale[i], then again on the result. The same result, bit for bit, as as many calls of
 /// scaled_segmented_inclusive_scan(opt, a, scale, a, ...), but `automatic` finds the tiles' first
-/// heads once and runs the steps in passes of opt.steps_per_pass (by default two: each staged tile
-/// is scanned twice, so the data moves once for two steps). Passes of about one wave of tiles run
+/// heads once and runs the steps in passes of opt.steps_per_pass (each staged tile scanned that
+/// many times, so the data moves once for them all). Passes of about one wave of tiles run
 /// in one grid, where a pass's tile waits only for the same tile of the pass before (it stages the
 /// scale and reads the offsets meanwhile), never for a whole pass.
 template <class T, class Offset, class Op = corank::plus>

@@ -169,17 +169,16 @@ struct tile_state {
   }
 };
 
-/// Several passes in place in one grid, each of K steps of an iteration (a = scan(a * x) again and
-/// again) on a staged tile: block b is tile b % tiles of pass b / tiles. Blocks start in index
-/// order, so a pass's tile runs once the same tile of the pass before is stored (it reads that
-/// tile's output), not once the whole pass is. Each step takes its tile state from a ring of
-/// slots, two passes' worth, epochs increasing by one per step; before a pass reuses its slots, the
-/// pass that used them last must be done (every tile counted in `tiles_done`, cumulative per pass
-/// of the ring), since its look-backs may still read them. A single scan is one pass of one step,
-/// tiles_done null.
-inline constexpr int pass_ring = 2;           ///< passes whose steps have slots of their own
-inline constexpr int most_steps_per_pass = 2;  ///< steps of an iteration on one staged tile
-inline constexpr int step_ring = pass_ring * most_steps_per_pass;  ///< slots of tile state
+/// Several passes in place in one grid, each of `steps_per_pass` steps of an iteration (a =
+/// scan(a * x) again and again) on a staged tile: block b is tile b % tiles of pass b / tiles.
+/// Blocks start in index order, so a pass's tile runs once the same tile of the pass before is
+/// stored (it reads that tile's output), not once the whole pass is. Each step takes its tile
+/// state from a ring of slots, two passes' worth, epochs increasing by one per step: a tile a step
+/// ahead of its successor must not overwrite the status word that the successor's look-back still
+/// waits for. Before a pass reuses its slots, the pass that used them last must be done (every tile
+/// counted in `tiles_done`, cumulative per pass of the ring), since its look-backs may still read
+/// them. A single scan is one pass of one step, tiles_done null.
+inline constexpr int pass_ring = 2;  ///< passes whose steps have slots of their own
 
 template <class T>
 struct step_states {
@@ -187,22 +186,20 @@ struct step_states {
   std::int64_t tiles;
   std::int64_t slot_stride;        ///< entries between the slots of each array
   unsigned long long* tiles_done;  ///< per pass of the ring; null for a single pass
+  int steps_per_pass = 1;          ///< the slots hold pass_ring times as many steps
 
-  /// The state of step k of `pass`, passes of K steps.
-  template <int K>
+  /// The state of step k of `pass`.
   __device__ tile_state<T> of_step(std::int64_t pass, int k) const {
-    static_assert(K <= most_steps_per_pass, "two passes' steps fit the ring");
-    const std::int64_t step = pass * K + k;
-    const std::int64_t at = (step % (K * pass_ring)) * slot_stride;
+    const std::int64_t step = pass * steps_per_pass + k;
+    const std::int64_t at = (step % (steps_per_pass * pass_ring)) * slot_stride;
     return {first.words + at, first.aggregates + at, first.carries + at,
             first.epoch + unsigned(step)};
   }
   /// Waits until `tile` of `pass` (> 0) may start: the same tile of the pass before is stored (it
   /// is this tile's input) and the slots of `pass` are free (one thread; a barrier after it for the
   /// block). Both words are read at once, relaxed, and one fence orders the reads after them.
-  template <int K>
   __device__ void wait_input(std::int64_t pass, std::int64_t tile) const {
-    const tile_state<T> before = of_step<K>(pass - 1, K - 1);
+    const tile_state<T> before = of_step(pass - 1, steps_per_pass - 1);
     // The count once pass - pass_ring is done (counts are cumulative per pass of the ring).
     const unsigned long long* done = tiles_done + pass % pass_ring;
     const auto done_before = static_cast<unsigned long long>(pass / pass_ring) * tiles;
@@ -217,10 +214,9 @@ struct step_states {
   /// After the tile of `pass` is stored and a barrier (one thread): marks it stored (in its last
   /// step's status word) and counts it done, behind one fence (its output and its look-backs'
   /// reads come before both).
-  template <int K>
   __device__ void finish_tile(std::int64_t pass, std::int64_t tile) const {
     __threadfence();
-    of_step<K>(pass, K - 1).mark_stored(tile);
+    of_step(pass, steps_per_pass - 1).mark_stored(tile);
     atomicAdd(tiles_done + pass % pass_ring, 1ull);
   }
 };

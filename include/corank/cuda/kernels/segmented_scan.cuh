@@ -105,8 +105,9 @@ enum class prior_grid_writes : int {
 /// One tile per block, tiles in launch order (block i = tile i, as CUB's single-pass scan relies
 /// on: blocks start in index order, so a tile's predecessors are running or done); with several
 /// passes in the grid, block i is tile i % tiles of pass i / tiles (block::step_states). A pass is
-/// `StepsPerPass` steps of the iteration on the staged tile (temporal blocking: the data moves once
-/// for them all; each step has its own block scan and look-back, in its own tile state).
+/// one step, or with `Repeats` steps.steps_per_pass steps of the iteration on the staged tile
+/// (temporal blocking: the data moves once for them all; each step has its own block scan and
+/// look-back, in its own tile state). Only the iteration's inclusive scaled scan repeats.
 /// 1. Start the tile's copy into shared memory (cp.async: no registers held, so a block keeps a
 ///    whole tile in flight). After a pass, only the scale is copied now: the values are the pass
 ///    before's output, copied once that tile is stored or that grid is done (after 2.).
@@ -122,14 +123,13 @@ enum class prior_grid_writes : int {
 ///    starts at a head, looks back for the carry in, which stops at the nearest head.
 /// 5. Each thread rescans its run from its prefix, in shared memory.
 /// Last, the block stores the tile.
-template <class Shape, bool Exclusive, int StepsPerPass, class Source, class T, class Offset,
-          class Op>
+template <class Shape, bool Exclusive, bool Repeats, class Source, class T, class Offset, class Op>
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     segmented_scan_tiles(Source src, T* out, std::int64_t n, const Offset* offsets,
                          std::int64_t num_segments, Op op, T init, block::step_states<T> steps,
                          const std::int64_t* tile_heads, bool vectors_aligned,
                          prior_grid_writes prior) {
-  static_assert(StepsPerPass == 1 || (is_scaled<Source> && !Exclusive),
+  static_assert(!Repeats || (is_scaled<Source> && !Exclusive),
                 "only the iteration's inclusive scaled scan repeats on a tile");
   constexpr int NT = Shape::threads, items = Shape::items, tile_items = Shape::tile;
   constexpr int inputs = is_scaled<Source> ? 2 : 1, walk = 4;
@@ -189,7 +189,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     if (pass == 0) {
       block::wait_for_prior_grid();
     } else {
-      if (tid == 0) steps.template wait_input<StepsPerPass>(pass, tile);
+      if (tid == 0) steps.wait_input(pass, tile);
       __syncthreads();
     }
     const block::vector_range<T> values(src.in + base, s.staged[0], count);
@@ -217,8 +217,9 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   // that the register is unchanged, at no cost in instructions.
   const auto retest_heads = [&] { asm volatile("" : "+r"(run_heads)); };
   const bool first_is_head = is_head(0);
-#pragma unroll
-  for (int k = 0; k < StepsPerPass; ++k) {
+  const int steps_here = Repeats ? steps.steps_per_pass : 1;
+#pragma unroll 1
+  for (int k = 0; k < steps_here; ++k) {
     retest_heads();
     // Pass 1 over this thread's run: its (head, value) pair; the scaled form stores the products.
     // Items past n count as heads. Odd `items` keep the run's accesses free of bank conflicts.
@@ -240,7 +241,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
 
     // Each step publishes in a slot of its own: a tile a step ahead of its successor must not
     // overwrite the status word that the successor's look-back still waits for.
-    const block::tile_state<T> state = steps.template of_step<StepsPerPass>(pass, k);
+    const block::tile_state<T> state = steps.of_step(pass, k);
     if (tid == 0) {
       if (total.head)
         state.publish(tile, block::tile_status::carry, total.value);
@@ -288,7 +289,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   }
   if (steps.tiles_done) {  // the next pass's tile may read the output; these slots are done with
     __syncthreads();
-    if (tid == 0) steps.template finish_tile<StepsPerPass>(pass, tile);
+    if (tid == 0) steps.finish_tile(pass, tile);
   }
 }
 

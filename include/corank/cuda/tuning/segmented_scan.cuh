@@ -40,19 +40,32 @@ struct segmented_scan_head_pass {
   static constexpr double from_waves = 1.2;
 };
 
-/// The steps of an iteration run in one grid (a step's tile waits for the same tile of the step
-/// before) up to this many waves of tiles, and as a grid per step, each launched early, above.
-/// H100, spmv stand-ins (scaled f32 tiles), ms per step, one grid vs a grid per step: cop20k_A
-/// (0.85 waves) 0.0096 vs 0.0113, cant (1.30) 0.0151 vs 0.0168, pdb1HYS (1.41) 0.0176 vs 0.0182;
-/// consph (1.96) 0.0314 vs 0.0293, pwtk (3.78) 0.0632 vs 0.0603. A step's tile in one grid waits
-/// for its input through memory and signals its output, which costs more than a grid boundary
-/// once the tiles of a step fill the device.
+/// The steps of an iteration (the scaled scan in place, again and again) go in passes of
+/// `steps_per_pass` steps on each staged tile (temporal blocking: the 12 bytes per f32 element
+/// move once for them all). Passes run in one grid (a pass's tile waits for the same tile of the
+/// pass before) up to `one_grid_up_to_waves` waves of tiles, and as a grid per pass, each launched
+/// early, above. H100, spmv stand-ins, ms per step (docs/PERFORMANCE.md, "Segmented scan",
+/// iteration history 10-12):
+/// - one grid vs a grid per pass, one step per pass: cop20k_A (0.85 waves) 0.0096 vs 0.0113, cant
+///   (1.30) 0.0151 vs 0.0168; consph (1.96) 0.0314 vs 0.0293, pwtk (3.78) 0.0632 vs 0.0603; two
+///   steps per pass: mc2depi (0.68) 0.0051 vs 0.0061, cant 0.0092 vs 0.0097, consph 0.0174 vs
+///   0.0189;
+/// - steps per pass 1 / 2 / 4 / 8 (`policy` tiles): pwtk 0.0594 / 0.0381 / 0.0274 / 0.0224,
+///   rail4284 0.0605 / 0.0389 / 0.0302 / 0.0256, cant 0.0140 / 0.0094 / 0.0073 / 0.0062.
 struct segmented_scan_iteration {
   static constexpr double one_grid_up_to_waves = 1.5;
-  /// Steps of the iteration done on each staged tile when a grid runs one pass (temporal
-  /// blocking: the 12 bytes per element move once for this many steps). See docs/PERFORMANCE.md
-  /// ("Segmented scan", iteration history 11).
-  static constexpr int steps_per_pass = 2;
+  static constexpr int steps_per_pass = 8;
+  /// The most steps a pass may take (segmented_scan_options::steps_per_pass): the look-back state
+  /// holds a slot per step of two passes, 20 bytes per tile each.
+  static constexpr int most_steps_per_pass = 8;
+  /// Tiles of passes of several steps: 6 blocks per SM leave the step loop 40 registers (at 7,
+  /// 32 registers spilled and every step count ran 2-11% slower); 256 x 15 f32 elements of each
+  /// input fill the shared memory of the 6.
+  template <std::size_t ValueBytes>
+  struct policy {
+    using shape = segmented_scan_shape<256, ValueBytes <= 4 ? 15 : 7, 6>;
+    static_assert(shape::tile * ValueBytes % 16 == 0, "a full tile must be whole 16-byte vectors");
+  };
 };
 
 /// The studied kernels: block size, and resident blocks per multiprocessor for the grid-stride
