@@ -409,12 +409,14 @@ cudaError_t scaled_segmented_inclusive_scan(const segmented_scan_options& opt, c
 }
 
 /// `iterations` steps of the sparse-matrix iteration in place: a = segmented inclusive scan of
-/// a[i] * scale[i], then again on the result. The same result, bit for bit, as as many calls of
-/// scaled_segmented_inclusive_scan(opt, a, scale, a, ...), but `automatic` finds the tiles' first
-/// heads once and runs the steps in passes of opt.steps_per_pass (each staged tile scanned that
-/// many times, so the data moves once for them all). Passes of about one wave of tiles run
-/// in one grid, where a pass's tile waits only for the same tile of the pass before (it stages the
-/// scale and reads the offsets meanwhile), never for a whole pass.
+/// a[i] * scale[i], then again on the result. The same result as as many calls of
+/// scaled_segmented_inclusive_scan(opt, a, scale, a, ...) (bit for bit for integers; floating-point
+/// sums may round differently, grouped by other tiles, and by look-backs that add whatever partial
+/// results they find), but `automatic` finds the tiles' first heads once and runs the steps in
+/// passes of opt.steps_per_pass (each staged tile scanned that many times, so the data moves once
+/// for them all). Passes of about one wave of tiles run in one grid, where a pass's tile waits
+/// only for the same tile of the pass before (it stages the scale and reads the offsets
+/// meanwhile), never for a whole pass.
 template <class T, class Offset, class Op = corank::plus>
 cudaError_t scaled_segmented_scan_iterations(const segmented_scan_options& opt, T* a,
                                              const T* scale, std::size_t n, const Offset* offsets,
