@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "corank/cuda/tuning/segmented_scan.cuh"
 #include "io/array_file.hpp"
 #include "support/merge_reference.hpp"
 #include "support/seeded_test.hpp"
@@ -293,9 +294,10 @@ TEST_F(Cli, SpmvScanNamesTheBadLineOfAMatrix) {
 
 TEST_F(Cli, SpmvScanRefusesAnUnsupportedStepsPerPass) {
   ASSERT_EQ(run_cli("gen matrix --like jonheart -o " + path("j.mtx")).exit_code, 0);
-  for (const char* bad : {"9", "-1"})
+  const int most = corank::cuda::tuning::segmented_scan_iteration::most_steps_per_pass;
+  for (const std::string& bad : {std::to_string(most + 1), std::string("-1")})
     expect_failure("spmv-scan --matrix " + path("j.mtx") + " --steps-per-pass " + bad,
-                   "--steps-per-pass must be 0 (tuned) to 8");
+                   "--steps-per-pass must be 0 (tuned) to " + std::to_string(most));
 }
 
 }  // namespace

@@ -22,6 +22,8 @@ using corank::test::reference_segmented_scan;
 
 constexpr int tile4 = corank::cuda::tuning::segmented_scan_policy<4>::shape::tile;
 constexpr int tile8 = corank::cuda::tuning::segmented_scan_policy<8>::shape::tile;
+constexpr int most_steps_per_pass =
+    corank::cuda::tuning::segmented_scan_iteration::most_steps_per_pass;
 
 class GpuSegmentedScan : public corank::test::seeded_test,
                          public ::testing::WithParamInterface<segmented_scan_algorithm> {
@@ -249,14 +251,14 @@ void check_iterations_at_once(std::mt19937_64& rng, const corank::cuda::segmente
 
 // Sizes of one wave of tiles at tile edges +-1, short and long segments (look-back chains across
 // tiles), with and without a workspace (one workspace reused by calls of growing and shrinking
-// size); passes of 1, 2, 3 and 8 steps and the tuned number, counts of 5 and 9 (whole passes,
-// then the steps left in a shorter pass).
+// size); passes of 1, 2, 3 and the most steps and the tuned number, counts of 5 and 9 (whole
+// passes, then the steps left in a shorter pass).
 TEST_P(GpuSegmentedScan, ScaledIterationsAtOnceAreExact) {
   CORANK_REQUIRE_GPU();
   constexpr int tile = corank::cuda::tuning::segmented_scan_policy<4, 2>::shape::tile;
   corank::cuda::segmented_scan_workspace ws;
   for (bool with_workspace : {false, true})
-    for (int steps_per_pass : {0, 1, 2, 3, 8}) {
+    for (int steps_per_pass : {0, 1, 2, 3, most_steps_per_pass}) {
       SCOPED_TRACE("steps_per_pass=" + std::to_string(steps_per_pass));
       auto opt = options();
       opt.workspace = with_workspace ? &ws : nullptr;
@@ -301,7 +303,7 @@ TEST_P(GpuSegmentedScan, LargeScaledIterationsAtOnceAreExact) {
   corank::cuda::segmented_scan_workspace ws;
   auto opt = options();
   opt.workspace = &ws;
-  for (int steps_per_pass : {0, 1, 2, 3, 8}) {
+  for (int steps_per_pass : {0, 1, 2, 3, most_steps_per_pass}) {
     SCOPED_TRACE("steps_per_pass=" + std::to_string(steps_per_pass));
     opt.steps_per_pass = steps_per_pass;
     for (std::size_t n : {one_grid, grid_per_step}) {
@@ -313,6 +315,9 @@ TEST_P(GpuSegmentedScan, LargeScaledIterationsAtOnceAreExact) {
     check_iterations_at_once(rng, opt, grid_per_step, 500.0, 1, 0);
     check_iterations_at_once(rng, opt, grid_per_step, 60.0, 11, 0);
   }
+  opt.steps_per_pass = most_steps_per_pass;  // whole passes of the most steps, then a short one
+  check_iterations_at_once(rng, opt, one_grid, 700.0, 2 * most_steps_per_pass + 3, 1);
+  check_iterations_at_once(rng, opt, grid_per_step, 700.0, most_steps_per_pass + 3, 1);
 }
 
 TEST_P(GpuSegmentedScan, RejectsUnsupportedStepsPerPass) {
@@ -320,7 +325,7 @@ TEST_P(GpuSegmentedScan, RejectsUnsupportedStepsPerPass) {
   const std::vector<std::int32_t> offsets{0, 2};
   device_buffer<std::uint32_t> d_a(std::vector<std::uint32_t>{1, 2}), d_x(d_a.to_host());
   device_buffer<std::int32_t> d_off(offsets);
-  for (int bad : {-1, corank::cuda::tuning::segmented_scan_iteration::most_steps_per_pass + 1}) {
+  for (int bad : {-1, most_steps_per_pass + 1}) {
     auto opt = options();
     opt.steps_per_pass = bad;
     EXPECT_EQ(corank::cuda::scaled_segmented_scan_iterations(opt, d_a.data(), d_x.data(), 2,

@@ -20,7 +20,7 @@
 // `automatic` is one pass over the data: each element is read and written once and the offsets
 // are read once (no per-element key array, the difference from cub::DeviceScan::InclusiveScanByKey);
 // a short pass before it finds each tile's first segment head (one warp search per tile). It needs
-// a small state (328 bytes per tile of 7424 f32 elements): from the workspace in the options when
+// a small state (648 bytes per tile of 7424 f32 elements): from the workspace in the options when
 // given (reused without clearing), else allocated stream-ordered for the call. Returns
 // cudaErrorInvalidValue for null pointers with a non-zero size, else the launch's error.
 #pragma once

@@ -51,13 +51,15 @@ struct segmented_scan_head_pass {
 ///   steps per pass: mc2depi (0.68) 0.0051 vs 0.0061, cant 0.0092 vs 0.0097, consph 0.0174 vs
 ///   0.0189;
 /// - steps per pass 1 / 2 / 4 / 8 (`policy` tiles): pwtk 0.0594 / 0.0381 / 0.0274 / 0.0224,
-///   rail4284 0.0605 / 0.0389 / 0.0302 / 0.0256, cant 0.0140 / 0.0094 / 0.0073 / 0.0062.
+///   rail4284 0.0605 / 0.0389 / 0.0302 / 0.0256, cant 0.0140 / 0.0094 / 0.0073 / 0.0062; then 8 /
+///   16 / 32: pwtk 0.0220 / 0.0180 / 0.0161, shipsec1 0.0171 / 0.0133 / 0.0131, consph 0.0111 /
+///   0.0098 / 0.0086, cant 0.0063 / 0.0059 / 0.0060.
 struct segmented_scan_iteration {
   static constexpr double one_grid_up_to_waves = 1.5;
-  static constexpr int steps_per_pass = 8;
+  static constexpr int steps_per_pass = 16;
   /// The most steps a pass may take (segmented_scan_options::steps_per_pass): the look-back state
   /// holds a slot per step of two passes, 20 bytes per tile each.
-  static constexpr int most_steps_per_pass = 8;
+  static constexpr int most_steps_per_pass = 16;
   /// Tiles of passes of several steps: 6 blocks per SM leave the step loop 40 registers (at 7,
   /// 32 registers spilled and every step count ran 2-11% slower); 256 x 15 f32 elements of each
   /// input fill the shared memory of the 6.
