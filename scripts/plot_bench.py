@@ -363,7 +363,7 @@ class Plotter:
             ax.set_title(experiment, fontsize=9)
             ax.tick_params(axis="x", labelrotation=45, labelsize=8)
             ax.grid(True, axis="y", alpha=0.3)
-            ax.legend(fontsize=8)
+            legend_outside(ax)
         self.save(fig, "spmv_scan", "6b. The study's iteration per matrix: fraction of the floor")
         path = os.path.join(self.out_dir, "spmv_scan.md")
         with open(path, "w") as f:
