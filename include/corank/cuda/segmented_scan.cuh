@@ -244,10 +244,9 @@ cudaError_t use_max_shared_carveout() {
 /// else each tile searches its own. The offsets do not change between steps, so the pass runs
 /// once. With `Repeats`, the steps go in passes of `steps_per_pass` steps (each tile scanned that
 /// many times while staged), else one step per pass. Passes whose tiles fit about one wave run in
-/// one grid
-/// (block::step_states: a pass's tile waits only for the same tile of the pass before); larger
-/// ones run a grid per pass, each launched early so that it stages its scale and walks its offsets
-/// while the one before drains.
+/// one grid (block::step_states: a pass's tile waits only for the same tile of the pass before);
+/// larger ones run a grid per pass, each launched early so that it stages its scale and walks its
+/// offsets while the one before drains.
 template <class Shape, bool Exclusive, bool Repeats, class Source, class T, class Offset, class Op>
 cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool src_aligned, T* out,
                          std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
