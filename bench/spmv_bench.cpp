@@ -35,7 +35,7 @@ report run_cpu_spmv_scan_bench(const run_config& config, const std::vector<std::
   report rep("cpu spmv-scan");
   rep.set_meta("iteration", "a = segmented scan of a * xbar by row, f32, the study's counts");
   rep.set_meta("threads", std::to_string(threads));
-  progress bar(int(1 + 3 * matrices.size()), config.show_progress);
+  progress bar(int(1 + 4 * matrices.size()), config.show_progress);
 
   bar.step("cpu spmv-scan: memcpy");
   {
@@ -61,23 +61,27 @@ report run_cpu_spmv_scan_bench(const run_config& config, const std::vector<std::
     for (std::size_t l = 0; l < n; ++l) xbar[l] = x[std::size_t(m.col_indices[l])];
     const auto want = backend::reference_spmv_scan(a0, xbar, m.row_offsets, iterations);
 
+    // `run` does all the iterations.
     const auto add = [&](const std::string& contender, role kind, int run_threads,
-                         const std::function<void()>& pass) {
+                         const std::function<void()>& run) {
       bar.step(label + contender);
       // 12 bytes per element: read a and xbar, write a.
       const row shape = problem_shape(name, "cpu", n, n, 12 * n, iterations, run_threads);
       const stats time = measure_with_setup([&] { std::copy(a0.begin(), a0.end(), a.begin()); },
-                                            [&] {
-                                              for (int it = 0; it < iterations; ++it) pass();
-                                            },
-                                            config.timing);
+                                            run, config.timing);
       rep.add(shape, contender, kind, time, backend::relative_l2_error(a, want) < 1e-4);
     };
-    add("sequential pass", role::baseline, 1,
-        [&] { sequential_pass(a.data(), xbar.data(), m.row_offsets.data(), m.rows); });
-    add("corank::cpu fused pass", role::contender, threads, [&] {
-      backend::cpu_spmv_scan(a.data(), xbar.data(), m.row_offsets.data(), n, m.rows, 1, threads);
+    add("sequential pass", role::baseline, 1, [&] {
+      for (int it = 0; it < iterations; ++it)
+        sequential_pass(a.data(), xbar.data(), m.row_offsets.data(), m.rows);
     });
+    // The library's iteration: several steps on each block in cache, then one step per pass.
+    for (const int steps_per_pass : {0, 1})
+      add(steps_per_pass ? "corank::cpu fused, one step per pass" : "corank::cpu fused pass",
+          role::contender, threads, [&] {
+            backend::cpu_spmv_scan(a.data(), xbar.data(), m.row_offsets.data(), n, m.rows,
+                                   iterations, threads, steps_per_pass);
+          });
   }
   return rep;
 }

@@ -324,7 +324,8 @@ class Plotter:
                  "in the same run; '% floor' = floor time / time (above 100%: faster than moving "
                  "the data once per step, as passes of several steps do).", ""]
         fig, axes = plt.subplots(len(tables), 1, figsize=(11, 3.6 * len(tables)), squeeze=False)
-        ours_names = ("corank fused", "corank fused, one step per pass", "corank::cpu fused pass")
+        ours_names = ("corank fused", "corank fused, one step per pass", "corank::cpu fused pass",
+                      "corank::cpu fused, one step per pass")
         for ax, (experiment, rows) in zip(axes[:, 0], tables):
             copy = [r for r in rows if r["role"] == "copy"]
             copy_gbps = gbps_points(copy)[0][1] if copy else None

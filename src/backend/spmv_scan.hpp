@@ -1,8 +1,8 @@
 // The study's sparse-matrix iteration on the CPU, shared by the CLI and the benchmarks:
 //   repeat: a_l <- sum over l' from the head of l's row to l of a_l' * xbar_l'
-// with xbar_l = x[col_l] flattened once. One fused pass per iteration (multiply while scanning, in
-// place), and the double-precision sequential reference the GPU and CPU results are checked
-// against.
+// with xbar_l = x[col_l] flattened once: cpu::scaled_segmented_scan_iterations (multiply while
+// scanning, in place, several steps on each block in cache), and the double-precision sequential
+// reference the GPU and CPU results are checked against.
 #pragma once
 
 #include <chrono>
@@ -16,28 +16,16 @@
 
 namespace corank::backend {
 
-/// Random-access view of a[i] * xbar[i], read by the CPU scan in place of its input.
-template <class T>
-struct product_view {
-  using value_type = T;
-  using difference_type = std::ptrdiff_t;
-  using reference = T;
-  using pointer = void;
-  using iterator_category = std::random_access_iterator_tag;
-  const T* a;
-  const T* xbar;
-  T operator[](std::size_t i) const { return a[i] * xbar[i]; }
-};
-
-/// Runs `iterations` fused passes over a (in place) on all cores; returns the wall time in ms.
+/// Runs `iterations` steps over a (in place) on all cores (cpu::scaled_segmented_scan_iterations,
+/// `steps_per_pass` on each cache-sized block; 0: tuned); returns the wall time in ms.
 inline double cpu_spmv_scan(float* a, const float* xbar, const std::int64_t* offsets, std::size_t n,
-                            std::size_t rows, int iterations, int threads = 0) {
+                            std::size_t rows, int iterations, int threads = 0,
+                            int steps_per_pass = 0) {
   cpu::options opt;
   opt.threads = threads;
+  opt.steps_per_pass = steps_per_pass;
   const auto t0 = std::chrono::steady_clock::now();
-  for (int it = 0; it < iterations; ++it)
-    cpu::segmented_inclusive_scan(product_view<float>{a, xbar}, n, offsets, rows, a, std::plus<>{},
-                                  opt);
+  cpu::scaled_segmented_scan_iterations(a, xbar, n, offsets, rows, iterations, std::plus<>{}, opt);
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 

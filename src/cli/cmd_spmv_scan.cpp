@@ -61,7 +61,8 @@ void run_spmv_scan(const spmv_scan_args& args) {
                         ? backend::gpu_spmv_scan(a.data(), xbar.data(), m.row_offsets.data(), n,
                                                  m.rows, args.iterations, args.steps_per_pass)
                         : backend::cpu_spmv_scan(a.data(), xbar.data(), m.row_offsets.data(), n,
-                                                 m.rows, args.iterations, args.threads);
+                                                 m.rows, args.iterations, args.threads,
+                                                 args.steps_per_pass);
   const auto want = backend::reference_spmv_scan(a0, xbar, m.row_offsets, args.iterations);
   const double error = backend::relative_l2_error(a, want);
   const double bytes = 12.0 * double(n) + double(sizeof(std::int32_t)) * double(m.rows + 1);
@@ -99,8 +100,9 @@ void add_spmv_scan_command(CLI::App& app) {
   cmd->add_option("-b,--backend", args->backend, "cpu|gpu|auto")->capture_default_str();
   cmd->add_option("--threads", args->threads, "CPU threads (0: all)")->capture_default_str();
   cmd->add_option("--steps-per-pass", args->steps_per_pass,
-                  "GPU: iterations done on each tile while it is in shared memory (1: each "
-                  "iteration moves the data, k: k iterations share a pass, 0: tuned)")
+                  "iterations done on each tile while it is in shared memory (GPU) or on each "
+                  "block while it is in cache (CPU); 1: each iteration moves the data, k: k "
+                  "iterations share a pass, 0: tuned")
       ->capture_default_str();
   cmd->callback([args] { run_spmv_scan(*args); });
 }

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <random>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -167,6 +169,71 @@ TEST_F(CpuSegmentedScan, FloatSumsMatchTheDoubleReference) {
                                           out.data(), std::plus<>{}, parallel(4));
     EXPECT_LT(corank::test::relative_error_max_norm(out, want), 1e-5) << "mean=" << mean;
   }
+}
+
+/// `iterations` steps of a = scan(a * scale) at once (scaled_segmented_scan_iterations) against
+/// the reference applied step by step. u32 sums wrap modulo 2^32 on both sides, so the check is
+/// exact.
+template <class Op = std::plus<>>
+void check_iterations(std::mt19937_64& rng, const std::vector<std::int64_t>& offsets,
+                      long long iterations, const corank::cpu::options& opt, Op op = {}) {
+  using u32 = std::uint32_t;
+  const std::size_t n = static_cast<std::size_t>(offsets.back()), p = offsets.size() - 1;
+  SCOPED_TRACE("n=" + std::to_string(n) + " segments=" + std::to_string(p) +
+               " iterations=" + std::to_string(iterations) + " threads=" +
+               std::to_string(opt.threads) + " steps_per_pass=" + std::to_string(opt.steps_per_pass));
+  const auto a = random_values<u32>(rng, n, 0, 4294967295.0);
+  const auto scale = random_values<u32>(rng, n, 0, 4294967295.0);
+  std::vector<u32> want = a;
+  for (long long k = 0; k < iterations; ++k) {
+    for (std::size_t i = 0; i < n; ++i) want[i] *= scale[i];
+    want = reference_segmented_scan<u32>(want, offsets, op);
+  }
+  std::vector<u32> got = a;
+  corank::cpu::scaled_segmented_scan_iterations(got.data(), scale.data(), n, offsets.data(), p,
+                                                iterations, op, opt);
+  ASSERT_EQ(got, want);
+}
+
+// Short and long segments, 1 to 7 threads, passes of the tuned number of steps and of 1 to 3
+// (19 steps: whole passes, then a shorter one).
+TEST_F(CpuSegmentedScan, ScaledIterationsAreExact) {
+  int round = 0;
+  for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(1000), std::size_t(16385),
+                        std::size_t(200001)})
+    for (double mean : {3.0, 60.0, 5000.0})
+      for (int threads : {1, 3, 7}) {
+        auto opt = parallel(threads);
+        opt.steps_per_pass = round++ % 4;
+        check_iterations(rng, random_offsets(rng, n, mean, 0.05), 19, opt);
+      }
+}
+
+// Slices whose leading parts (before their first head) are long but below the share that turns
+// the blocks off, one slice without any head, and segments spanning everything (each step a scan
+// of its own), with empty segments.
+TEST_F(CpuSegmentedScan, ScaledIterationsCarryAcrossSlices) {
+  check_iterations(rng, random_offsets(rng, 2000000, 1000.0), 18, parallel(7));
+  // 100 slices of 10000: [95000, 112000) holds slice 10 whole and begins slice 11.
+  std::vector<std::int64_t> offsets = random_offsets(rng, 95000, 20.0);
+  offsets.push_back(112000);
+  for (const auto o : random_offsets(rng, 1000000 - 112000, 20.0))
+    if (o > 0) offsets.push_back(112000 + o);
+  ASSERT_LT(corank::cpu::detail::leading_items(offsets.data(), offsets.size() - 1, 1000000, 100) *
+                corank::cpu::tuning::iteration_leading_share,
+            std::size_t(1000000));
+  check_iterations(rng, offsets, 18, parallel(100));
+  check_iterations(rng, {0, 300000}, 20, parallel(4));
+  check_iterations(rng, random_offsets(rng, 100000, 1.0, 0.3), 17, parallel(3));
+  check_iterations(rng, random_offsets(rng, 100000, 40.0), 17, parallel(3), max_op{});
+}
+
+TEST_F(CpuSegmentedScan, ScaledIterationsOfNothingDoNothing) {
+  std::vector<std::uint32_t> a{3, 4}, scale{5, 6};
+  const std::vector<std::int64_t> offsets{0, 2};
+  corank::cpu::scaled_segmented_scan_iterations(a.data(), scale.data(), 2, offsets.data(), 1, 0);
+  corank::cpu::scaled_segmented_scan_iterations(a.data(), scale.data(), 0, offsets.data(), 1, 5);
+  EXPECT_EQ(a, (std::vector<std::uint32_t>{3, 4}));
 }
 
 }  // namespace

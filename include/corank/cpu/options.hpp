@@ -17,6 +17,9 @@ struct options {
   /// Inputs with fewer items than this run on the calling thread alone: starting a team costs
   /// more than merging a few thousand items.
   std::size_t sequential_below = tuning::sequential_below_items;
+  /// scaled_segmented_scan_iterations: steps run on each cache-sized block before the next
+  /// (0: tuning::iteration_steps_per_pass; 1: every step is a parallel scan over all elements).
+  int steps_per_pass = 0;
 };
 
 namespace detail {

@@ -2,6 +2,8 @@
 //
 //   segmented_inclusive_scan(in, n, offsets, num_segments, out, op = std::plus<>{}, options)
 //   segmented_exclusive_scan(in, n, offsets, num_segments, out, init, op = std::plus<>{}, options)
+//   scaled_segmented_scan_iterations(a, scale, n, offsets, num_segments, iterations, op, options):
+//     the sparse-matrix iteration, a = inclusive scan of a[i] * scale[i], `iterations` times
 //
 // Segments are given as CSR offsets: offsets[0] = 0, offsets[num_segments] = n, non-decreasing
 // (num_segments + 1 entries; equal neighbours are empty segments). Segment i is [offsets[i],
@@ -24,6 +26,7 @@
 #include <cstddef>
 #include <functional>
 #include <iterator>
+#include <type_traits>
 #include <vector>
 
 #include "corank/cpu/options.hpp"
@@ -128,6 +131,111 @@ void segmented_scan(InIt in, std::size_t n, const Offset* offsets, std::size_t n
   }
 }
 
+/// Elements a[i] * scale[i]: one step of the iteration, as the input of a segmented scan.
+template <class T>
+struct scaled_input {
+  const T* a;
+  const T* scale;
+  T operator[](std::size_t i) const { return a[i] * scale[i]; }
+};
+
+/// The first segment head at or after `pos` (offsets[num_segments] = n is no head), at most `end`.
+template <class Offset>
+std::size_t first_head_from(const Offset* offsets, std::size_t num_segments, std::size_t pos,
+                            std::size_t end) {
+  const Offset* h = std::lower_bound(offsets, offsets + num_segments, pos,
+                                     [](Offset o, std::size_t p) { return static_cast<std::size_t>(o) < p; });
+  return h == offsets + num_segments ? end : std::min(end, static_cast<std::size_t>(*h));
+}
+
+/// K steps of the iteration in one sweep over a[j0, j1): each element goes through every step
+/// before the next element does (running[s]: step s's running value), so the data is read and
+/// written once for all K, and the steps' dependency chains overlap in the core. `next_head`: the
+/// first segment head after j0; j0 starts a segment unless `continues`.
+template <int K, class T, class Offset, class Op>
+void sweep_steps(T* a, const T* scale, std::size_t j0, std::size_t j1, const Offset* next_head,
+                 bool continues, T* running, Op& op) {
+  T acc[K];
+  for (int s = 0; s < K; ++s) acc[s] = running[s];
+  bool at_head = !continues;
+  for (std::size_t j = j0; j < j1; ++j) {
+    if (j == static_cast<std::size_t>(*next_head)) {
+      at_head = true;
+      while (static_cast<std::size_t>(*next_head) == j) ++next_head;  // empty segments; ends at n
+    }
+    const T x = scale[j];
+    T v = a[j];
+    for (int s = 0; s < K; ++s) {
+      v = v * x;
+      acc[s] = at_head ? v : op(acc[s], v);
+      v = acc[s];
+    }
+    a[j] = v;
+    at_head = false;
+  }
+  for (int s = 0; s < K; ++s) running[s] = acc[s];
+}
+
+/// K steps of the iteration on all of a, in one parallel region (temporal blocking). Each
+/// thread's slice, from its first segment head on, depends on nothing before it: one sweep takes
+/// it through all K steps. The slices' leading parts, before their first head, continue segments
+/// from the slices before; they are swept last, slice after slice, from the values that the slice
+/// before ends with at each step.
+template <int K, class T, class Offset, class Op>
+void iteration_pass(T* a, const T* scale, std::size_t n, const Offset* offsets,
+                    std::size_t num_segments, int threads, Op& op) {
+  std::vector<T> ends(static_cast<std::size_t>(threads) * K);  // slice t's last values: t * K + s
+#pragma omp parallel num_threads(threads)
+  {
+    const std::size_t t = static_cast<std::size_t>(thread_id()),
+                      parts = static_cast<std::size_t>(thread_count());
+    const std::size_t k0 = even_split<std::size_t>(n, parts, t),
+                      k1 = even_split<std::size_t>(n, parts, t + 1);
+    const std::size_t head = first_head_from(offsets, num_segments, k0, k1);
+    if (head < k1)
+      sweep_steps<K>(a, scale, head, k1, next_head_after(offsets, num_segments, head), false,
+                     &ends[t * K], op);
+#pragma omp barrier
+#pragma omp single
+    for (std::size_t u = 1; u < parts; ++u) {
+      const std::size_t u0 = even_split<std::size_t>(n, parts, u),
+                        u1 = even_split<std::size_t>(n, parts, u + 1);
+      const std::size_t lead_end = first_head_from(offsets, num_segments, u0, u1);
+      if (lead_end == u0) continue;
+      T running[K];
+      for (int s = 0; s < K; ++s) running[s] = ends[(u - 1) * K + s];
+      sweep_steps<K>(a, scale, u0, lead_end, next_head_after(offsets, num_segments, u0), true,
+                     running, op);
+      if (lead_end == u1)  // no head in the slice: it ends with its leading part
+        for (int s = 0; s < K; ++s) ends[u * K + s] = running[s];
+    }
+  }
+}
+
+/// Calls f(std::integral_constant<int, K>{}) for K = steps (1 to Most).
+template <int Most, int K = 1, class F>
+void with_steps(int steps, F&& f) {
+  if constexpr (K < Most) {
+    if (steps > K) return with_steps<Most, K + 1>(steps, f);
+  }
+  f(std::integral_constant<int, K>{});
+}
+
+/// The total length of the slices' leading parts (before their first segment head) when n
+/// elements are split among `threads` threads.
+template <class Offset>
+std::size_t leading_items(const Offset* offsets, std::size_t num_segments, std::size_t n,
+                          int threads) {
+  std::size_t total = 0;
+  const auto parts = static_cast<std::size_t>(threads);
+  for (std::size_t u = 1; u < parts; ++u) {
+    const std::size_t u0 = even_split<std::size_t>(n, parts, u),
+                      u1 = even_split<std::size_t>(n, parts, u + 1);
+    total += first_head_from(offsets, num_segments, u0, u1) - u0;
+  }
+  return total;
+}
+
 }  // namespace detail
 
 /// out[j] = in[head] op ... op in[j] for j in the segment starting at head. Any associative op.
@@ -145,6 +253,39 @@ void segmented_exclusive_scan(InIt in, std::size_t n, const Offset* offsets,
                               std::size_t num_segments, OutIt out, T init, Op op = {},
                               const options& opt = {}) {
   detail::segmented_scan<true>(in, n, offsets, num_segments, out, init, op, opt);
+}
+
+/// `iterations` steps of the sparse-matrix iteration in place: a = inclusive scan of a[i] *
+/// scale[i] (any associative op), then again on the result. Runs opt.steps_per_pass steps (at most
+/// tuning::iteration_most_steps_per_pass) in each sweep over the data (detail::iteration_pass),
+/// unless that is 1 or the slices' leading parts are long (segments that span slices), when each
+/// step is a segmented_inclusive_scan of its own. The same result as the latter (bit for bit for integers; a segment that spans a whole
+/// slice may round differently in floating point).
+template <class T, class Offset, class Op = std::plus<>>
+void scaled_segmented_scan_iterations(T* a, const T* scale, std::size_t n, const Offset* offsets,
+                                      std::size_t num_segments, long long iterations, Op op = {},
+                                      const options& opt = {}) {
+  if (n == 0 || iterations <= 0) return;
+  int threads = detail::threads_for(n, opt);
+  if (static_cast<std::size_t>(threads) > n) threads = static_cast<int>(n);
+  const int per_pass =
+      std::min(opt.steps_per_pass > 0 ? opt.steps_per_pass : tuning::iteration_steps_per_pass,
+               tuning::iteration_most_steps_per_pass);
+  if (per_pass == 1 ||
+      detail::leading_items(offsets, num_segments, n, threads) * tuning::iteration_leading_share >
+          n) {
+    for (long long step = 0; step < iterations; ++step)
+      detail::segmented_scan<false>(detail::scaled_input<T>{a, scale}, n, offsets, num_segments, a,
+                                    T{}, op, opt);
+    return;
+  }
+  for (long long done = 0; done < iterations;) {
+    const int steps = static_cast<int>(std::min<long long>(per_pass, iterations - done));
+    detail::with_steps<tuning::iteration_most_steps_per_pass>(steps, [&](auto k) {
+      detail::iteration_pass<decltype(k)::value>(a, scale, n, offsets, num_segments, threads, op);
+    });
+    done += steps;
+  }
 }
 
 }  // namespace corank::cpu

@@ -24,4 +24,12 @@ inline constexpr std::ptrdiff_t merge_min_stream_items = 64;
 /// The stable sort starts from blocks of this many items sorted by insertion.
 inline constexpr std::ptrdiff_t sort_block_items = 16;
 
+/// The sparse-matrix iteration (scaled_segmented_scan_iterations) takes each element through this
+/// many steps in one sweep (at most iteration_most_steps_per_pass: a kernel each), unless the
+/// slices' leading parts (swept one after another, once the slices before are done) exceed
+/// 1 / iteration_leading_share of the elements; then every step is a parallel scan of its own.
+inline constexpr int iteration_steps_per_pass = 16;
+inline constexpr int iteration_most_steps_per_pass = 16;
+inline constexpr std::size_t iteration_leading_share = 64;
+
 }  // namespace corank::cpu::tuning
