@@ -57,12 +57,12 @@ void run_spmv_scan(const spmv_scan_args& args) {
 
   const auto kind = backend::resolve_backend(args.backend);
   std::vector<float> a = a0;
-  const double ms = kind == backend::backend_kind::gpu
-                        ? backend::gpu_spmv_scan(a.data(), xbar.data(), m.row_offsets.data(), n,
-                                                 m.rows, args.iterations, args.steps_per_pass)
-                        : backend::cpu_spmv_scan(a.data(), xbar.data(), m.row_offsets.data(), n,
-                                                 m.rows, args.iterations, args.threads,
-                                                 args.steps_per_pass);
+  const double ms =
+      kind == backend::backend_kind::gpu
+          ? backend::gpu_spmv_scan(a.data(), xbar.data(), m.row_offsets.data(), n, m.rows,
+                                   args.iterations, args.steps_per_pass)
+          : backend::cpu_spmv_scan(a.data(), xbar.data(), m.row_offsets.data(), n, m.rows,
+                                   args.iterations, args.threads, args.steps_per_pass);
   const auto want = backend::reference_spmv_scan(a0, xbar, m.row_offsets, args.iterations);
   const double error = backend::relative_l2_error(a, want);
   const double bytes = 12.0 * double(n) + double(sizeof(std::int32_t)) * double(m.rows + 1);
@@ -74,7 +74,7 @@ void run_spmv_scan(const spmv_scan_args& args) {
   std::printf(
       "per iteration: %.4f ms, %.1f GB/s effective (12 bytes per element + 32-bit row offsets, "
       "as if every iteration moved the data)\n",
-              ms / args.iterations, bytes * args.iterations / ms / 1e6);
+      ms / args.iterations, bytes * args.iterations / ms / 1e6);
   if (std::isfinite(error))
     std::printf("relative error vs CPU double reference (L2 norm, ||a - ref|| / ||ref||): %.3e\n",
                 error);

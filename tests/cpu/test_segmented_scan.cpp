@@ -179,9 +179,9 @@ void check_iterations(std::mt19937_64& rng, const std::vector<std::int64_t>& off
                       long long iterations, const corank::cpu::options& opt, Op op = {}) {
   using u32 = std::uint32_t;
   const std::size_t n = static_cast<std::size_t>(offsets.back()), p = offsets.size() - 1;
-  SCOPED_TRACE("n=" + std::to_string(n) + " segments=" + std::to_string(p) +
-               " iterations=" + std::to_string(iterations) + " threads=" +
-               std::to_string(opt.threads) + " steps_per_pass=" + std::to_string(opt.steps_per_pass));
+  SCOPED_TRACE("n=" + std::to_string(n) + " segments=" + std::to_string(p) + " iterations=" +
+               std::to_string(iterations) + " threads=" + std::to_string(opt.threads) +
+               " steps_per_pass=" + std::to_string(opt.steps_per_pass));
   const auto a = random_values<u32>(rng, n, 0, 4294967295.0);
   const auto scale = random_values<u32>(rng, n, 0, 4294967295.0);
   std::vector<u32> want = a;
@@ -199,8 +199,8 @@ void check_iterations(std::mt19937_64& rng, const std::vector<std::int64_t>& off
 // (19 steps: whole passes, then a shorter one).
 TEST_F(CpuSegmentedScan, ScaledIterationsAreExact) {
   int round = 0;
-  for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(1000), std::size_t(16385),
-                        std::size_t(200001)})
+  for (std::size_t n :
+       {std::size_t(1), std::size_t(7), std::size_t(1000), std::size_t(16385), std::size_t(200001)})
     for (double mean : {3.0, 60.0, 5000.0})
       for (int threads : {1, 3, 7}) {
         auto opt = parallel(threads);

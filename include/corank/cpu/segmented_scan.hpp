@@ -143,8 +143,9 @@ struct scaled_input {
 template <class Offset>
 std::size_t first_head_from(const Offset* offsets, std::size_t num_segments, std::size_t pos,
                             std::size_t end) {
-  const Offset* h = std::lower_bound(offsets, offsets + num_segments, pos,
-                                     [](Offset o, std::size_t p) { return static_cast<std::size_t>(o) < p; });
+  const Offset* h =
+      std::lower_bound(offsets, offsets + num_segments, pos,
+                       [](Offset o, std::size_t p) { return static_cast<std::size_t>(o) < p; });
   return h == offsets + num_segments ? end : std::min(end, static_cast<std::size_t>(*h));
 }
 
@@ -259,8 +260,8 @@ void segmented_exclusive_scan(InIt in, std::size_t n, const Offset* offsets,
 /// scale[i] (any associative op), then again on the result. Runs opt.steps_per_pass steps (at most
 /// tuning::iteration_most_steps_per_pass) in each sweep over the data (detail::iteration_pass),
 /// unless that is 1 or the slices' leading parts are long (segments that span slices), when each
-/// step is a segmented_inclusive_scan of its own. The same result as the latter (bit for bit for integers; a segment that spans a whole
-/// slice may round differently in floating point).
+/// step is a segmented_inclusive_scan of its own. The same result as the latter (bit for bit for
+/// integers; a segment that spans a whole slice may round differently in floating point).
 template <class T, class Offset, class Op = std::plus<>>
 void scaled_segmented_scan_iterations(T* a, const T* scale, std::size_t n, const Offset* offsets,
                                       std::size_t num_segments, long long iterations, Op op = {},

@@ -50,10 +50,10 @@ enum class segmented_scan_algorithm {
 namespace detail {
 
 /// Where the single-pass scan's state lies for `capacity` tiles: the status words of the `ring`
-/// slots (two passes of the most steps per pass; all that a new start of epochs clears), the count of tiles done of each
-/// pass of block::pass_ring, each tile's first head's index, and the slots' aggregates and carries
-/// in 8-byte entries whatever the value type. It depends on the capacity alone, so a call never
-/// reads another call's heads or values as status words.
+/// slots (two passes of the most steps per pass; all that a new start of epochs clears), the count
+/// of tiles done of each pass of block::pass_ring, each tile's first head's index, and the slots'
+/// aggregates and carries in 8-byte entries whatever the value type. It depends on the capacity
+/// alone, so a call never reads another call's heads or values as status words.
 struct tile_state_layout {
   static constexpr std::size_t ring =
       block::pass_ring * tuning::segmented_scan_iteration::most_steps_per_pass;
