@@ -211,17 +211,17 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     if (inside < items) run_heads |= inside <= 0 ? ~0u : ~0u << inside;
   }
   const auto is_head = [&](int j) { return (run_heads >> j) & 1u; };
-  // Each pass tests the bits afresh: when pass 2 reused the head tests of pass 1 (kept live across
-  // the block scan and the look-back), ptxas of CUDA 13.0 built integer kernels that saw heads
-  // where there were none, from correct PTX (H100; float kernels were right). The empty asm hides
-  // that the register is unchanged, at no cost in instructions.
+  // Each sweep over the run tests the bits afresh: when sweep 2 reused the head tests of sweep 1
+  // (kept live across the block scan and the look-back), ptxas of CUDA 13.0 built integer kernels
+  // that saw heads where there were none, from correct PTX (H100; float kernels were right). The
+  // empty asm hides that the register is unchanged, at no cost in instructions.
   const auto retest_heads = [&] { asm volatile("" : "+r"(run_heads)); };
   const bool first_is_head = is_head(0);
   const int steps_here = Repeats ? steps.steps_per_pass : 1;
 #pragma unroll 1
   for (int k = 0; k < steps_here; ++k) {
     retest_heads();
-    // Pass 1 over this thread's run: its (head, value) pair; the scaled form stores the products.
+    // Sweep 1 over this thread's run: its (head, value) pair; the scaled form stores the products.
     // Items past n count as heads. Odd `items` keep the run's accesses free of bank conflicts.
     block::flagged<T> mine{false, T{}};
 #pragma unroll
@@ -256,7 +256,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     __syncthreads();
 
     retest_heads();
-    // Pass 2: rescan the run from the value just before it within its segment (read only where it
+    // Sweep 2: rescan the run from the value just before it within its segment (read only where it
     // exists: the carry exists when the tile does not start at a head).
     T before = prefix.value;
     if (!first_is_head) {
