@@ -19,6 +19,7 @@ namespace {
 using corank::test::offsets_with_heads;
 using corank::test::random_offsets;
 using corank::test::random_values;
+using corank::test::reference_scaled_iterations;
 using corank::test::reference_segmented_scan;
 
 struct max_op {
@@ -184,11 +185,7 @@ void check_iterations(std::mt19937_64& rng, const std::vector<std::int64_t>& off
                " steps_per_pass=" + std::to_string(opt.steps_per_pass));
   const auto a = random_values<u32>(rng, n, 0, 4294967295.0);
   const auto scale = random_values<u32>(rng, n, 0, 4294967295.0);
-  std::vector<u32> want = a;
-  for (long long k = 0; k < iterations; ++k) {
-    for (std::size_t i = 0; i < n; ++i) want[i] *= scale[i];
-    want = reference_segmented_scan<u32>(want, offsets, op);
-  }
+  const auto want = reference_scaled_iterations<u32>(a, scale, offsets, iterations, op);
   std::vector<u32> got = a;
   corank::cpu::scaled_segmented_scan_iterations(got.data(), scale.data(), n, offsets.data(), p,
                                                 iterations, op, opt);

@@ -18,6 +18,7 @@ using corank::test::device_buffer;
 using corank::test::offsets_with_heads;
 using corank::test::random_offsets;
 using corank::test::random_values;
+using corank::test::reference_scaled_iterations;
 using corank::test::reference_segmented_scan;
 
 constexpr int tile4 = corank::cuda::tuning::segmented_scan_policy<4>::shape::tile;
@@ -201,15 +202,13 @@ TEST_P(GpuSegmentedScan, ScaledIterationsInPlaceReuseTheWorkspace) {
   const auto offsets = random_offsets(rng, n, 12.0, 0.05);
   auto a = random_values<float>(rng, n, 0.1, 1.0);
   const auto xbar = random_values<float>(rng, n, 0.5, 1.0);
-  std::vector<double> want(a.begin(), a.end());
+  const auto want = reference_scaled_iterations<double>(a, xbar, offsets, 5, corank::plus{});
   device_buffer<float> d_a(a), d_x(xbar);
   device_buffer<std::int64_t> d_off(offsets);
   corank::cuda::segmented_scan_workspace ws;
   auto opt = options();
   opt.workspace = &ws;
   for (int iter = 0; iter < 5; ++iter) {
-    for (std::size_t i = 0; i < n; ++i) want[i] *= xbar[i];
-    want = reference_segmented_scan<double>(want, offsets, corank::plus{});
     ASSERT_EQ(corank::cuda::scaled_segmented_inclusive_scan(opt, d_a.data(), d_x.data(), d_a.data(),
                                                             n, d_off.data(), offsets.size() - 1),
               cudaSuccess);
@@ -230,11 +229,7 @@ void check_iterations_at_once(std::mt19937_64& rng, const corank::cuda::segmente
   const auto offsets = random_offsets<std::int32_t>(rng, n, mean_length, 0.02);
   const auto a = random_values<u32>(rng, n, 0, 4294967295.0);
   const auto xbar = random_values<u32>(rng, n, 0, 4294967295.0);
-  std::vector<u32> want = a;
-  for (int k = 0; k < iterations; ++k) {
-    for (std::size_t i = 0; i < n; ++i) want[i] *= xbar[i];
-    want = reference_segmented_scan<u32>(want, offsets, corank::plus{});
-  }
+  const auto want = reference_scaled_iterations<u32>(a, xbar, offsets, iterations, corank::plus{});
   std::vector<u32> padded_a(shift, 0u), padded_x(shift, 0u);
   padded_a.insert(padded_a.end(), a.begin(), a.end());
   padded_x.insert(padded_x.end(), xbar.begin(), xbar.end());

@@ -61,6 +61,20 @@ std::vector<R> reference_segmented_scan(const std::vector<T>& in,
   return out;
 }
 
+/// `iterations` steps of the sparse-matrix iteration, a = inclusive scan of a[i] * scale[i], by
+/// the reference, accumulated in R.
+template <class R, class T, class Offset, class Op>
+std::vector<R> reference_scaled_iterations(const std::vector<T>& a, const std::vector<T>& scale,
+                                           const std::vector<Offset>& offsets, long long iterations,
+                                           Op op) {
+  std::vector<R> out(a.begin(), a.end());
+  for (long long k = 0; k < iterations; ++k) {
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] *= static_cast<R>(scale[i]);
+    out = reference_segmented_scan<R>(out, offsets, op);
+  }
+  return out;
+}
+
 template <class T>
 std::vector<T> random_values(std::mt19937_64& rng, std::size_t n, double lo = -1.0,
                              double hi = 1.0) {
