@@ -5,3 +5,5 @@
 #include "corank/functional.hpp"
 #include "corank/merge_path.hpp"
 #include "corank/cpu/merge.hpp"
+#include "corank/cpu/segmented_scan.hpp"
+#include "corank/cpu/sort.hpp"
