@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu_main.hpp"
 #include "gpu_merge.hpp"
 
 int main(int argc, char** argv) {
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   app.add_option("--json", json_path, "write the measurements as JSON to this file");
   app.add_option("--repeats", repeats, "timed runs per measurement (0: as many as fit 0.2 s)");
   app.add_option("--grids", config.automatic_grids, "also time automatic with these grids");
+  app.add_option("--types", config.key_types, "key types (u32 u64 f32 f64 record16)");
   app.add_flag("--keys-only", keys_only, "skip the key-value merges");
   app.add_flag("--production-only", production_only, "skip the study's kernels");
   std::string tuning_path;
@@ -33,10 +35,7 @@ int main(int argc, char** argv) {
     std::optional<corank::cuda::merge_tuning> tuning;
     if (!tuning_path.empty()) tuning = corank::cuda::load_merge_tuning(tuning_path);
     config.tuning = tuning ? &*tuning : nullptr;
-    const corank::bench::report rep = corank::bench::run_gpu_merge_bench(config);
-    rep.print_table(std::cout);
-    if (!json_path.empty()) rep.write_json(json_path);
-    return rep.all_verified() ? 0 : 1;
+    return corank::bench::print_reports(corank::bench::run_gpu_merge_bench(config), json_path);
   } catch (const std::exception& e) {
     std::cerr << "corank_gpu_bench: " << e.what() << "\n";
     return 2;

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <string>
 
+#include "gpu_main.hpp"
 #include "gpu_sort.hpp"
 
 int main(int argc, char** argv) {
@@ -20,15 +21,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   if (repeats > 0) config.timing.min_runs = config.timing.max_runs = repeats;
   try {
-    const auto reports = corank::bench::run_gpu_sort_bench(config);
-    bool ok = true;
-    for (const auto& rep : reports) {
-      rep.print_table(std::cout);
-      std::cout << "\n";
-      ok = ok && rep.all_verified();
-    }
-    if (!json_path.empty()) corank::bench::write_json(json_path, reports);
-    return ok ? 0 : 1;
+    return corank::bench::print_reports(corank::bench::run_gpu_sort_bench(config), json_path);
   } catch (const std::exception& e) {
     std::cerr << "corank_gpu_sort_bench: " << e.what() << "\n";
     return 2;

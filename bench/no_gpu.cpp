@@ -15,7 +15,7 @@ namespace {
 
 }  // namespace
 
-report run_gpu_merge_bench(const gpu_merge_config&) { no_cuda(); }
+std::vector<report> run_gpu_merge_bench(const gpu_merge_config&) { no_cuda(); }
 cuda::merge_tuning run_gpu_merge_tune(const gpu_merge_tune_config&, std::ostream&) { no_cuda(); }
 report run_gpu_segmented_scan_bench(const gpu_scan_bench_config&) { no_cuda(); }
 report run_gpu_spmv_scan_bench(const gpu_scan_bench_config&) { no_cuda(); }

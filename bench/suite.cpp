@@ -23,7 +23,8 @@ gpu_merge_config gpu_merge_defaults(bool quick) {
   config.sizes = quick
                      ? std::vector<std::size_t>{1000, 100000, 1000000, 10000000}
                      : std::vector<std::size_t>{1000, 10000, 100000, 1000000, 10000000, 100000000};
-  config.timing = device_timing_config(quick);
+  if (quick) config.key_types = {"u32"};
+  config.timing = sweep_timing_config(quick);
   return config;
 }
 
@@ -89,7 +90,7 @@ suite_result run_suite(const suite_config& config, std::ostream& tables) {
     gpu_merge_config c = gpu_merge_defaults(config.quick);
     c.sizes = sizes_or(c.sizes);
     c.show_progress = config.show_progress;
-    return std::vector<report>{run_gpu_merge_bench(c)};
+    return run_gpu_merge_bench(c);
   });
   run("gpu sort", [&] {
     gpu_sort_config c = gpu_sort_defaults(config.quick);

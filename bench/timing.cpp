@@ -26,6 +26,15 @@ timing_config device_timing_config(bool quick) {
   return cfg;
 }
 
+timing_config sweep_timing_config(bool quick) {
+  timing_config cfg;
+  cfg.warmup_runs = 2;
+  cfg.min_runs = 3;
+  cfg.max_runs = quick ? 5 : 15;
+  cfg.target_seconds = quick ? 0.02 : 0.08;
+  return cfg;
+}
+
 int runs_for(double warmup_ms, const timing_config& cfg) {
   const double budget_ms = cfg.target_seconds * 1e3;
   const double fit = warmup_ms > 0 ? std::floor(budget_ms / warmup_ms) : cfg.max_runs;

@@ -20,6 +20,9 @@ struct timing_config {
 /// Timing for device work (CUDA events): a few more warm-up runs than on the host (the first
 /// launches load modules and allocate), and more runs, which are cheap. `quick`: fewer.
 timing_config device_timing_config(bool quick = false);
+/// The GPU sweeps' timing: hundreds of problems each, so fewer runs (the spread stays in each
+/// row's min and max).
+timing_config sweep_timing_config(bool quick = false);
 
 /// Summary of the timed runs of one measurement, in milliseconds.
 struct stats {

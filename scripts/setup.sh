@@ -22,3 +22,10 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq || true
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# The newest CCCL's headers, for the GPU benchmarks' second CUB (pip and the network needed; without
+# them the benchmarks compare with the toolkit's CUB alone).
+if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
+  "$(dirname "$0")/fetch_cccl.sh" >/dev/null ||
+    echo "setup: could not fetch the newest CCCL headers (benchmarks: toolkit CUB only)" >&2
+fi

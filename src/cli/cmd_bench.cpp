@@ -70,7 +70,7 @@ void run_merge_bench(const bench_args& args) {
     std::optional<cuda::merge_tuning> tuning;
     if (!args.tuning_path.empty()) tuning = cuda::load_merge_tuning(args.tuning_path);
     config.tuning = tuning ? &*tuning : nullptr;
-    return finish({bench::run_gpu_merge_bench(config)}, args);
+    return finish(bench::run_gpu_merge_bench(config), args);
   }
   finish({bench::run_merge_bench(cpu_config(args, bench::default_merge_sizes(args.quick)),
                                  bench::cpu_merge_contenders())},
