@@ -50,14 +50,14 @@ struct odd_even_merge_network {
     int a, b;
   };
   template <class Visit>
-  static constexpr void each(Visit visit) {
+  CORANK_HD static constexpr void each(Visit visit) {
     for (int p = 1; p < N; p *= 2)
       for (int q = p; q >= 1; q /= 2)
         for (int j = q % p; j + q < N; j += 2 * q)
           for (int i = 0; i < q && i + j + q < N; ++i)
             if ((i + j) / (2 * p) == (i + j + q) / (2 * p)) visit(pair{i + j, i + j + q});
   }
-  static constexpr int count() {
+  CORANK_HD static constexpr int count() {
     int c = 0;
     each([&](pair) { ++c; });
     return c;
@@ -65,7 +65,7 @@ struct odd_even_merge_network {
   struct list {
     pair at[count() > 0 ? count() : 1];
   };
-  static constexpr list pairs() {
+  CORANK_HD static constexpr list pairs() {
     list l{};
     int c = 0;
     each([&](pair x) { l.at[c++] = x; });

@@ -9,7 +9,7 @@ namespace corank::cuda::kernels {
 
 /// Bytes of dynamic shared memory for `capacity` keys and values in the padded layout.
 template <class Key, class Value>
-constexpr std::size_t bitonic_smem_bytes(unsigned capacity) {
+CORANK_HD constexpr std::size_t bitonic_smem_bytes(unsigned capacity) {
   const std::size_t key_bytes = (block::padded_size(capacity) * sizeof(Key) + 15) / 16 * 16;
   return key_bytes +
          (std::is_same_v<Value, block::no_value> ? 0
@@ -108,6 +108,9 @@ __global__ void bitonic_global_pass(Key* keys, Value* vals, std::size_t n, std::
 /// finishes with tile_pass(s, s, wide), the steps inside the tile. With `wide_tails`, a stage
 /// whose long-distance steps would leave one step for a last global pass (s - tile_bits = 1 mod
 /// global_bits) finishes in a tile twice as large instead (wide = true): one pass fewer.
+// Host callers pass host lambdas, device callers device ones: no execution-space check (as CUB's
+// _CCCL_EXEC_CHECK_DISABLE), so plain nvcc builds it without --expt-relaxed-constexpr.
+#pragma nv_exec_check_disable
 template <class GlobalPass, class TilePass>
 __host__ __device__ void bitonic_plan(int log_n, int tile_bits, int global_bits,
                                       GlobalPass&& global_pass, TilePass&& tile_pass,
