@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <iterator>
+#include <type_traits>
+#include <utility>
 
 #include "corank/config.hpp"
 
@@ -23,7 +25,9 @@ CORANK_HD constexpr Size even_split(Size total, Size parts, Size p) {
 /// Co-rank (Siebert & Träff; the "merge path" diagonal search of ModernGPU).
 ///
 /// Returns i, the number of elements of A[0,m) among the first k outputs of the stable merge of
-/// A[0,m) and B[0,n); the other k - i come from B. Precondition: 0 <= k <= m + n.
+/// A[0,m) and B[0,n); the other k - i come from B. Precondition: 0 <= k <= m + n, A and B sorted
+/// by comp, a strict weak order. Without the latter, i still lies in [max(0, k - n), min(k, m)],
+/// but the co-ranks of different k may disagree: consistent_co_rank makes pieces of them.
 /// O(log min(k, m, n)) comparisons, each reading one element of A and one of B.
 ///
 /// `BranchFree` selects a fixed-trip search whose body is two selects, the "control divergence to
@@ -58,6 +62,21 @@ CORANK_HD Size co_rank(Size k, ItA a, Size m, ItB b, Size n, Compare comp) {
   }
 }
 
+/// The co-rank i of output k made consistent with the cut (k0, i0) of an earlier output k0 <= k,
+/// i0 a valid cut: clamped into [max(i0, k - n), min(i0 + (k - k0), m)], never empty. For sorted
+/// inputs and a strict weak order, co-ranks grow with k by at most as much as k, so i is already
+/// there. Otherwise (NaN keys, `<=`, unsorted inputs) co-ranks are not monotone, and a piece
+/// between two raw cuts may have a negative length on one side: clamped, each piece takes
+/// k - k0 outputs from within both inputs, so every merge loop ends and reads in bounds, and cuts
+/// clamped each against the one before cover both inputs exactly once (the output is then a
+/// permutation of the inputs, in an unspecified order). Per cut, not per element: two compares.
+template <class Size>
+CORANK_HD Size consistent_co_rank(Size i, Size k, Size i0, Size k0, Size m, Size n) {
+  const Size lo = k > n && k - n > i0 ? k - n : i0;
+  const Size hi = i0 + (k - k0) < m ? i0 + (k - k0) : m;
+  return i < lo ? lo : (i > hi ? hi : i);
+}
+
 /// The length of the prefix of [0, len) on which `pred` holds (it holds on a prefix, then fails),
 /// found by binary lifting over a fixed power-of-two grid: at step s it probes only indices one
 /// below a multiple of s, wherever the answer lies. Many searches over one array (a partition
@@ -85,8 +104,7 @@ CORANK_HD Size co_rank_on_grid(Size k, ItA a, Size m, ItB b, Size n, Compare com
   const Size lo = k > n ? k - n : Size(0);
   const Size hi = k < m ? k : m;
   // "A[p] is among the first k outputs": known for p < lo, and p >= hi is out of range.
-  return Search::partition_point(hi,
-                                 [&](Size p) { return p < lo || !comp(b[k - 1 - p], a[p]); });
+  return Search::partition_point(hi, [&](Size p) { return p < lo || !comp(b[k - 1 - p], a[p]); });
 }
 
 /// How many of the sorted x[0, nx) and of the sorted y[0, ny) come before `key` in a stable merge
@@ -142,12 +160,20 @@ struct grid_search {
   }
 };
 
+/// Whether the keys behind iterator It may be held in registers (copied) by a merge step: a
+/// copy is then as good as a move. Others are compared in place and moved once.
+template <class It>
+inline constexpr bool registers_hold =
+    std::is_trivially_copyable_v<std::decay_t<decltype(*std::declval<It&>())>>;
+
 /// An output iterator that swallows whatever is written: a key-only merge is the key-value merge
 /// with its values discarded, so the merge loops are written once.
 struct discard_iterator {
   struct sink {
     template <class T>
-    CORANK_HD sink& operator=(const T&) { return *this; }
+    CORANK_HD sink& operator=(const T&) {
+      return *this;
+    }
   };
   CORANK_HD sink operator*() const { return {}; }
   CORANK_HD sink operator[](std::ptrdiff_t) const { return {}; }
@@ -162,12 +188,15 @@ struct discard_iterator {
 ///
 /// The branchy form is std::merge. The branch-free form turns the data-dependent branch into
 /// selects and index increments: each round runs min(|A rest|, |B rest|) steps with no bounds
-/// checks, since neither input can run out inside such a round.
+/// checks, since neither input can run out inside such a round. It holds both front keys in
+/// registers, so keys that are not trivially copyable (move-only ones: pass move iterators) take
+/// the branchy form, which only moves the element it writes. Any comparator ends: every step
+/// writes one element.
 template <bool BranchFree = false, class KeyA, class ValA, class KeyB, class ValB, class KeyOut,
           class ValOut, class Compare>
 CORANK_HD KeyOut serial_merge_by_key(KeyA a, KeyA a_end, ValA va, KeyB b, KeyB b_end, ValB vb,
                                      KeyOut out, ValOut vout, Compare comp) {
-  if constexpr (BranchFree) {
+  if constexpr (BranchFree && registers_hold<KeyA>) {
     while (a != a_end && b != b_end) {
       auto steps = (a_end - a) < (b_end - b) ? (a_end - a) : (b_end - b);
       for (; steps > 0; --steps) {
@@ -201,8 +230,8 @@ CORANK_HD KeyOut serial_merge_by_key(KeyA a, KeyA a_end, ValA va, KeyB b, KeyB b
 /// Sequential stable merge of keys alone (same contract as std::merge).
 template <bool BranchFree = false, class ItA, class ItB, class OutIt, class Compare>
 CORANK_HD OutIt serial_merge(ItA a, ItA a_end, ItB b, ItB b_end, OutIt out, Compare comp) {
-  return serial_merge_by_key<BranchFree>(a, a_end, discard_iterator{}, b, b_end,
-                                         discard_iterator{}, out, discard_iterator{}, comp);
+  return serial_merge_by_key<BranchFree>(a, a_end, discard_iterator{}, b, b_end, discard_iterator{},
+                                         out, discard_iterator{}, comp);
 }
 
 /// Register-resident merge of a fixed number of outputs (the per-thread step of a GPU block

@@ -17,7 +17,9 @@ namespace corank::cpu {
 
 /// Stable merge of keys A[a, a_end) and B[b, b_end) with values alongside (value iterators may be
 /// corank::discard_iterator), run as `Streams` interleaved streams; inputs shorter than
-/// `min_stream_items` per stream use fewer streams. Same result as serial_merge_by_key.
+/// `min_stream_items` per stream use fewer streams. Same result as serial_merge_by_key, and the
+/// same preconditions: sorted inputs, a strict weak order. Without them it still ends (the
+/// streams' cuts are made consistent) and writes a permutation of the inputs.
 template <int Streams, class KeyA, class ValA, class KeyB, class ValB, class KeyOut, class ValOut,
           class Compare>
 void merge_streams_by_key(KeyA a, KeyA a_end, ValA va, KeyB b, KeyB b_end, ValB vb, KeyOut out,
@@ -40,8 +42,10 @@ void merge_streams_by_key(KeyA a, KeyA a_end, ValA va, KeyB b, KeyB b_end, ValB 
   size i_begin = 0;
   for (int s = 0; s < Streams; ++s) {
     const size k_end = even_split<size>(total, Streams, s + 1);
-    const size i_end = s + 1 == Streams ? m : co_rank<true>(k_end, a, m, b, n, comp);
     const size k_begin = even_split<size>(total, Streams, s);
+    const size i_end = s + 1 == Streams ? m
+                                        : consistent_co_rank(co_rank<true>(k_end, a, m, b, n, comp),
+                                                             k_end, i_begin, k_begin, m, n);
     const size j_begin = k_begin - i_begin;
     sa[s] = a + i_begin, sa_end[s] = a + i_end, sva[s] = va + i_begin;
     sb[s] = b + j_begin, sb_end[s] = b + (k_end - i_end), svb[s] = vb + j_begin;
@@ -59,14 +63,20 @@ void merge_streams_by_key(KeyA a, KeyA a_end, ValA va, KeyB b, KeyB b_end, ValB 
       const size rest = rest_a < rest_b ? rest_a : rest_b;
       steps = rest < steps ? rest : steps;
     }
-    if (steps == 0) break;
+    if (steps <= 0) break;
     for (size t = 0; t < steps; ++t) {
 #pragma GCC unroll 8
       for (int s = 0; s < Streams; ++s) {
-        const auto key_a = *sa[s];
-        const auto key_b = *sb[s];
-        const bool take_b = comp(key_b, key_a);  // ties go to A: stable
-        sout[s][t] = take_b ? key_b : key_a;
+        bool take_b;
+        if constexpr (registers_hold<KeyA> && registers_hold<KeyB>) {
+          const auto key_a = *sa[s];
+          const auto key_b = *sb[s];
+          take_b = comp(key_b, key_a);  // ties go to A: stable
+          sout[s][t] = take_b ? key_b : key_a;
+        } else {  // compared in place, one move (move iterators) or copy
+          take_b = comp(*sb[s], *sa[s]);
+          sout[s][t] = take_b ? *sb[s] : *sa[s];
+        }
         svout[s][t] = take_b ? *svb[s] : *sva[s];
         sa[s] += !take_b, sva[s] += !take_b;
         sb[s] += take_b, svb[s] += take_b;

@@ -1,7 +1,9 @@
 // Options shared by the CPU algorithms, and the OpenMP plumbing behind them.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <exception>
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -47,6 +49,31 @@ inline int thread_count() {
   return 1;
 #endif
 }
+
+/// The first exception thrown inside a parallel region, rethrown after it: one that left an
+/// OpenMP region would call std::terminate. Wrap each item of work (a loop iteration, a single's
+/// body), never a worksharing construct or barrier, which every thread must still reach; once
+/// something has thrown, items not yet started are skipped.
+class region_errors {
+ public:
+  template <class F>
+  void run(F&& f) noexcept {
+    if (failed_.load(std::memory_order_relaxed)) return;
+    try {
+      f();
+    } catch (...) {
+      if (!failed_.exchange(true)) first_ = std::current_exception();
+    }
+  }
+  /// After the region (its end orders the write of first_ before this read).
+  void rethrow() const {
+    if (first_) std::rethrow_exception(first_);
+  }
+
+ private:
+  std::atomic<bool> failed_{false};
+  std::exception_ptr first_;
+};
 
 /// Threads worth starting for `items` items of work.
 inline int threads_for(std::size_t items, const options& opt) {

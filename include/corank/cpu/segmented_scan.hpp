@@ -9,6 +9,10 @@
 // (num_segments + 1 entries; equal neighbours are empty segments). Segment i is [offsets[i],
 // offsets[i+1]). `op` is associative (not necessarily commutative); it is applied as
 // op(prefix, element). In place is allowed (out == in). Work O(n + threads * log(num_segments)).
+// Preconditions: the offsets as above (violated, the behaviour is undefined: the head searches
+// read past them); op associative (violated, the result depends on the thread count). An
+// exception thrown by op propagates, from the parallel path too, once every thread has stopped;
+// out is then unspecified.
 //
 // The work is split by elements, not by segments, so one huge segment and millions of tiny ones
 // are balanced alike. A thread finds the segment heads inside its slice by upper_bound on the
@@ -91,44 +95,48 @@ void segmented_scan(InIt in, std::size_t n, const Offset* offsets, std::size_t n
     return;
   }
   std::vector<slice_carry<T>> carries(static_cast<std::size_t>(threads));
+  region_errors errors;
 #pragma omp parallel num_threads(threads)
   {
     const std::size_t t = static_cast<std::size_t>(thread_id()),
                       parts = static_cast<std::size_t>(thread_count());
     const std::size_t k0 = even_split<std::size_t>(n, parts, t),
                       k1 = even_split<std::size_t>(n, parts, t + 1);
-    if (k0 < k1) {
-      // Pass 1: reduce the open tail, [last head in the slice, or k0, k1).
-      const Offset* after_end = next_head_after(offsets, num_segments, k1 - 1);
-      const std::size_t last_head = static_cast<std::size_t>(*(after_end - 1));
-      slice_carry<T>& c = carries[t];
-      c.empty = false;
-      c.has_head = last_head >= k0;
-      const std::size_t tail_begin = c.has_head ? last_head : k0;
-      T acc = in[tail_begin];
-      if constexpr (Exclusive) acc = c.has_head ? op(seed, acc) : acc;
-      for (std::size_t j = tail_begin + 1; j < k1; ++j) acc = op(acc, static_cast<T>(in[j]));
-      c.tail = acc;
-    }
+    if (k0 < k1)
+      errors.run([&] {
+        // Pass 1: reduce the open tail, [last head in the slice, or k0, k1).
+        const Offset* after_end = next_head_after(offsets, num_segments, k1 - 1);
+        const std::size_t last_head = static_cast<std::size_t>(*(after_end - 1));
+        slice_carry<T>& c = carries[t];
+        c.empty = false;
+        c.has_head = last_head >= k0;
+        const std::size_t tail_begin = c.has_head ? last_head : k0;
+        T acc = in[tail_begin];
+        if constexpr (Exclusive) acc = c.has_head ? op(seed, acc) : acc;
+        for (std::size_t j = tail_begin + 1; j < k1; ++j) acc = op(acc, static_cast<T>(in[j]));
+        c.tail = acc;
+      });
 #pragma omp barrier
-    if (k0 < k1) {
-      // Pass 2: the carry into this slice, chained back to the nearest slice holding a head.
-      std::size_t s = t;
-      while (s > 0 && (carries[s - 1].empty || !carries[s - 1].has_head)) --s;
-      T carry = seed;
-      bool has_carry = Exclusive;
-      if (s > 0) {
-        carry = carries[s - 1].tail;
-        has_carry = true;
-      }
-      for (std::size_t u = s; u < t; ++u)
-        if (!carries[u].empty) {
-          carry = has_carry ? op(carry, carries[u].tail) : carries[u].tail;
+    if (k0 < k1)
+      errors.run([&] {
+        // Pass 2: the carry into this slice, chained back to the nearest slice holding a head.
+        std::size_t s = t;
+        while (s > 0 && (carries[s - 1].empty || !carries[s - 1].has_head)) --s;
+        T carry = seed;
+        bool has_carry = Exclusive;
+        if (s > 0) {
+          carry = carries[s - 1].tail;
           has_carry = true;
         }
-      scan_slice<Exclusive>(in, out, k0, k1, offsets, num_segments, carry, has_carry, seed, op);
-    }
+        for (std::size_t u = s; u < t; ++u)
+          if (!carries[u].empty) {
+            carry = has_carry ? op(carry, carries[u].tail) : carries[u].tail;
+            has_carry = true;
+          }
+        scan_slice<Exclusive>(in, out, k0, k1, offsets, num_segments, carry, has_carry, seed, op);
+      });
   }
+  errors.rethrow();
 }
 
 /// Elements a[i] * scale[i]: one step of the iteration, as the input of a segmented scan.
@@ -186,6 +194,7 @@ template <int K, class T, class Offset, class Op>
 void iteration_pass(T* a, const T* scale, std::size_t n, const Offset* offsets,
                     std::size_t num_segments, int threads, Op& op) {
   std::vector<T> ends(static_cast<std::size_t>(threads) * K);  // slice t's last values: t * K + s
+  region_errors errors;
 #pragma omp parallel num_threads(threads)
   {
     const std::size_t t = static_cast<std::size_t>(thread_id()),
@@ -194,23 +203,28 @@ void iteration_pass(T* a, const T* scale, std::size_t n, const Offset* offsets,
                       k1 = even_split<std::size_t>(n, parts, t + 1);
     const std::size_t head = first_head_from(offsets, num_segments, k0, k1);
     if (head < k1)
-      sweep_steps<K>(a, scale, head, k1, next_head_after(offsets, num_segments, head), false,
-                     &ends[t * K], op);
+      errors.run([&] {
+        sweep_steps<K>(a, scale, head, k1, next_head_after(offsets, num_segments, head), false,
+                       &ends[t * K], op);
+      });
 #pragma omp barrier
 #pragma omp single
-    for (std::size_t u = 1; u < parts; ++u) {
-      const std::size_t u0 = even_split<std::size_t>(n, parts, u),
-                        u1 = even_split<std::size_t>(n, parts, u + 1);
-      const std::size_t lead_end = first_head_from(offsets, num_segments, u0, u1);
-      if (lead_end == u0) continue;
-      T running[K];
-      for (int s = 0; s < K; ++s) running[s] = ends[(u - 1) * K + s];
-      sweep_steps<K>(a, scale, u0, lead_end, next_head_after(offsets, num_segments, u0), true,
-                     running, op);
-      if (lead_end == u1)  // no head in the slice: it ends with its leading part
-        for (int s = 0; s < K; ++s) ends[u * K + s] = running[s];
-    }
+    errors.run([&] {
+      for (std::size_t u = 1; u < parts; ++u) {
+        const std::size_t u0 = even_split<std::size_t>(n, parts, u),
+                          u1 = even_split<std::size_t>(n, parts, u + 1);
+        const std::size_t lead_end = first_head_from(offsets, num_segments, u0, u1);
+        if (lead_end == u0) continue;
+        T running[K];
+        for (int s = 0; s < K; ++s) running[s] = ends[(u - 1) * K + s];
+        sweep_steps<K>(a, scale, u0, lead_end, next_head_after(offsets, num_segments, u0), true,
+                       running, op);
+        if (lead_end == u1)  // no head in the slice: it ends with its leading part
+          for (int s = 0; s < K; ++s) ends[u * K + s] = running[s];
+      }
+    });
   }
+  errors.rethrow();
 }
 
 /// Calls f(std::integral_constant<int, K>{}) for K = steps (1 to Most).

@@ -6,6 +6,7 @@
 // output into equal pieces by co-rank, so all threads share each pass whatever the run count.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <iterator>
 #include <memory>
@@ -36,48 +37,69 @@ void insertion_sort_by_key(Keys keys, Vals vals, std::ptrdiff_t n, Compare comp)
   }
 }
 
+/// Pieces of each pair in a parallel merge pass over runs of `width`: the same for every pair (the
+/// last pair may be short: its pieces are too).
+inline std::ptrdiff_t pass_parts(std::ptrdiff_t width, std::ptrdiff_t piece_items) {
+  const std::ptrdiff_t pair_items = 2 * width;
+  return pair_items > piece_items ? (pair_items + piece_items - 1) / piece_items : 1;
+}
+
+/// Source iterators of a merge pass: the items are moved out (the sort moves, as
+/// std::stable_sort does; move-only types work).
+template <class It>
+auto moving(It it) {
+  return std::make_move_iterator(it);
+}
+inline discard_iterator moving(discard_iterator it) { return it; }
+
 /// One merge pass: runs of `width` items of src (the last may be shorter) merged pairwise into
-/// dst, split into pieces of about `piece_items` outputs so `parallel` threads can share it.
-/// Call from inside a parallel region when `parallel` (it is an orphaned omp for).
+/// dst. `parallel`: called by every thread of a parallel region, the pairs cut into pieces of
+/// about `piece_items` outputs (merge_in_pieces, with `shared` and `errors`); else each pair is
+/// one sequential merge.
 template <class KeySrc, class ValSrc, class KeyDst, class ValDst, class Compare>
 void merge_pass(KeySrc keys, ValSrc vals, KeyDst out_keys, ValDst out_vals, std::ptrdiff_t n,
-                std::ptrdiff_t width, std::ptrdiff_t piece_items, bool parallel, Compare comp) {
+                std::ptrdiff_t width, std::ptrdiff_t piece_items, bool parallel, piece_cuts* shared,
+                region_errors* errors, Compare comp) {
   using size = std::ptrdiff_t;
   const size pair_items = 2 * width;
   const size pairs = (n + pair_items - 1) / pair_items;
-  // Pieces per pair, the same for every pair (the last pair may be short: its pieces are too).
-  const size per_pair = pair_items > piece_items ? (pair_items + piece_items - 1) / piece_items : 1;
-  auto piece = [&](size p) {
-    const size pair = p / per_pair, part = p % per_pair;
-    const size begin = pair * pair_items;
+  const auto pair = [&](size q) {
+    const size begin = q * pair_items;
     const size m = width < n - begin ? width : n - begin;
     const size rest = n - begin - m;
-    const size len = rest < width ? rest : width;
-    const size total = m + len;
-    merge_output_range(keys + begin, m, vals + begin, keys + begin + m, len, vals + begin + m,
-                       out_keys + begin, out_vals + begin, even_split(total, per_pair, part),
-                       even_split(total, per_pair, part + 1), comp);
+    return merge_inputs{
+        moving(keys + begin),     moving(vals + begin),     m,
+        moving(keys + begin + m), moving(vals + begin + m), rest < width ? rest : width,
+        out_keys + begin,         out_vals + begin};
   };
-  const size pieces = pairs * per_pair;
   if (parallel) {
-#pragma omp for schedule(dynamic, 1)
-    for (size p = 0; p < pieces; ++p) piece(p);
+    merge_in_pieces(pairs, pass_parts(width, piece_items), pair, *shared, *errors, comp);
   } else {
-    for (size p = 0; p < pieces; ++p) piece(p);
+    for (size q = 0; q < pairs; ++q) {
+      const auto in = pair(q);
+      merge_streams_by_key<tuning::merge_streams>(in.a, in.a + in.m, in.va, in.b, in.b + in.n,
+                                                  in.vb, in.out, in.vout, comp,
+                                                  tuning::merge_min_stream_items);
+    }
   }
 }
 
 /// Merge passes from run width `width` until one run covers [0, n), ping-ponging between
 /// (keys, vals) and (buf_keys, buf_vals). Returns true when the result ends in the buffers.
+/// `parallel`: `shared` has one piece_cuts for each pass (merge_in_pieces).
 template <class Keys, class Vals, class BufKeys, class BufVals, class Compare>
 bool merge_passes(Keys keys, Vals vals, BufKeys buf_keys, BufVals buf_vals, std::ptrdiff_t n,
-                  std::ptrdiff_t width, std::ptrdiff_t piece_items, bool parallel, Compare comp) {
+                  std::ptrdiff_t width, std::ptrdiff_t piece_items, bool parallel,
+                  piece_cuts* shared, region_errors* errors, Compare comp) {
   bool in_buffer = false;
-  for (; width < n; width *= 2, in_buffer = !in_buffer) {
+  for (int pass = 0; width < n; width *= 2, in_buffer = !in_buffer, ++pass) {
+    piece_cuts* pass_shared = parallel ? shared + pass : nullptr;
     if (in_buffer)
-      merge_pass(buf_keys, buf_vals, keys, vals, n, width, piece_items, parallel, comp);
+      merge_pass(buf_keys, buf_vals, keys, vals, n, width, piece_items, parallel, pass_shared,
+                 errors, comp);
     else
-      merge_pass(keys, vals, buf_keys, buf_vals, n, width, piece_items, parallel, comp);
+      merge_pass(keys, vals, buf_keys, buf_vals, n, width, piece_items, parallel, pass_shared,
+                 errors, comp);
   }
   return in_buffer;
 }
@@ -97,7 +119,7 @@ void sort_chunk(Keys keys, Vals vals, BufKeys buf_keys, BufVals buf_vals, std::p
   const std::ptrdiff_t block = tuning::sort_block_items;
   for (std::ptrdiff_t i = 0; i < n; i += block)
     insertion_sort_by_key(keys + i, vals + i, block < n - i ? block : n - i, comp);
-  if (merge_passes(keys, vals, buf_keys, buf_vals, n, block, n, false, comp))
+  if (merge_passes(keys, vals, buf_keys, buf_vals, n, block, n, false, nullptr, nullptr, comp))
     copy_back(buf_keys, buf_vals, keys, vals, n);
 }
 
@@ -128,8 +150,14 @@ using buffer_item_t = typename buffer_item<It>::type;
 }  // namespace detail
 
 /// Stable sort of keys[first, last) with values moved alongside (vals_first...), on all cores.
-/// Key and value types must be default-constructible and movable; extra memory: n keys and
-/// n values.
+/// Key and value types must be default-constructible and movable (move-only types work); extra
+/// memory: n keys and n values.
+///
+/// Precondition: comp is a strict weak order on the keys. Violated (NaN keys under <, `<=`, an
+/// inconsistent comparator), the call still returns, with a permutation of the keys (values
+/// alongside) in an unspecified order. An exception thrown by comp or by a move propagates, from
+/// the parallel path too, after every thread has stopped; the range then holds unspecified
+/// contents (items may have been lost).
 template <class KeyIt, class ValIt, class Compare = corank::less>
 void stable_sort_by_key(KeyIt keys_first, KeyIt keys_last, ValIt vals_first, Compare comp = {},
                         const options& opt = {}) {
@@ -151,32 +179,49 @@ void stable_sort_by_key(KeyIt keys_first, KeyIt keys_last, ValIt vals_first, Com
   const size chunks = (n + width - 1) / width;
   const size piece_items =
       n / (size(threads) * tuning::merge_chunks_per_thread) + tuning::merge_min_chunk_items;
+  // What the threads of each merge pass share (merge_in_pieces): widths double from 16 items up
+  // to n, and a sort moves its items, so types that are not trivially copyable need the cuts.
+  detail::piece_cuts passes[64];
+  if constexpr (detail::moves_from<decltype(detail::moving(keys_first))> ||
+                detail::moves_from<decltype(detail::moving(vals_first))>) {
+    int pass = 0;
+    for (size w = width; w < n; w *= 2, ++pass)
+      passes[pass].cuts.resize(static_cast<std::size_t>(((n + 2 * w - 1) / (2 * w)) *
+                                                        (detail::pass_parts(w, piece_items) + 1)));
+  }
+  detail::region_errors errors;
   bool in_buffer = false;
 #pragma omp parallel num_threads(threads)
   {
 #pragma omp for schedule(static, 1)
-    for (size c = 0; c < chunks; ++c) {
-      const size begin = c * width, len = width < n - begin ? width : n - begin;
-      detail::sort_chunk(keys_first + begin, vals_first + begin, buf_keys.begin() + begin,
-                         buf_vals.begin() + begin, len, comp);
-    }
+    for (size c = 0; c < chunks; ++c)
+      errors.run([&] {
+        const size begin = c * width, len = width < n - begin ? width : n - begin;
+        detail::sort_chunk(keys_first + begin, vals_first + begin, buf_keys.begin() + begin,
+                           buf_vals.begin() + begin, len, comp);
+      });
     const bool ends_in_buffer =
         detail::merge_passes(keys_first, vals_first, buf_keys.begin(), buf_vals.begin(), n, width,
-                             piece_items, true, comp);
+                             piece_items, true, passes, &errors, comp);
 #pragma omp single
     in_buffer = ends_in_buffer;
   }
+  errors.rethrow();
   if (in_buffer) {
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (size c = 0; c < size(threads); ++c) {
-      const size begin = even_split<size>(n, threads, c), end = even_split<size>(n, threads, c + 1);
-      detail::copy_back(buf_keys.begin() + begin, buf_vals.begin() + begin, keys_first + begin,
-                        vals_first + begin, end - begin);
-    }
+    for (size c = 0; c < size(threads); ++c)
+      errors.run([&] {
+        const size begin = even_split<size>(n, threads, c),
+                   end = even_split<size>(n, threads, c + 1);
+        detail::copy_back(buf_keys.begin() + begin, buf_vals.begin() + begin, keys_first + begin,
+                          vals_first + begin, end - begin);
+      });
+    errors.rethrow();
   }
 }
 
-/// Stable sort of [first, last): the contract of std::stable_sort, run on all cores.
+/// Stable sort of [first, last): the contract of std::stable_sort (and the precondition and
+/// behaviour of stable_sort_by_key), run on all cores.
 template <class It, class Compare = corank::less>
 void stable_sort(It first, It last, Compare comp = {}, const options& opt = {}) {
   stable_sort_by_key(first, last, discard_iterator{}, comp, opt);
