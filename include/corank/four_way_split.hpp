@@ -7,8 +7,8 @@
 // is exact and cheap: AB[k] is found by one co-rank in A and B, its place in CD by one binary
 // search in C and one in D (independent: stepped together, so the latency is two searches, not
 // three). From one sample to the next of either kind lie at most `stride` elements of AB and
-// `stride` of CD, and parts average `stride`: a tile takes K consecutive parts (sorted_index), fewer
-// than (K + 2) x stride elements and K x stride on average.
+// `stride` of CD, and parts average `stride`: a tile takes K consecutive parts (sorted_index),
+// fewer than (K + 2) x stride elements and K x stride on average.
 //
 // Written once, `__host__ __device__` like merge_path.hpp: the GPU sort runs it, the CPU tests
 // check it against std::stable_sort.
@@ -24,6 +24,19 @@ struct four_way_split {
   Size a, b, c, d;
   CORANK_HD Size position() const { return a + b + c + d; }
 };
+
+/// Whether cuts c0 and c1 of runs that end at `end` bound a piece a four-way merge tile can take:
+/// c0 <= c1 <= end in every run, at most `most` elements in all. The cuts of sorted runs under a
+/// strict weak order always do. Otherwise (NaN keys, a comparator that is not one, unsorted
+/// runs) cuts disagree, sorted indices may collide and leave a cut slot unwritten: a tile whose
+/// cuts fail this takes nothing, so it stays within its runs and its shared memory.
+template <class Size>
+CORANK_HD bool bounds_a_piece(const four_way_split<Size>& c0, const four_way_split<Size>& c1,
+                              const four_way_split<Size>& end, Size most) {
+  const auto ordered = [](Size x, Size y, Size z) { return x <= y && y <= z; };
+  return ordered(c0.a, c1.a, end.a) && ordered(c0.b, c1.b, end.b) && ordered(c0.c, c1.c, end.c) &&
+         ordered(c0.d, c1.d, end.d) && c1.position() - c0.position() <= most;
+}
 
 /// Read access to an array of sorted runs through its grid samples. The pass that writes such an
 /// array also keeps, for every multiple q of `Every` (a power of two), X[q] and X[q + Every - 1]
@@ -80,8 +93,9 @@ struct sample_grid {
 /// before it (UBefore = true: upper bounds). Returns {taken from x, y, u, v}. Search: whose co-rank
 /// and rank searches (grid_search, merge_path.hpp, or one with the same results).
 template <bool UBefore, class Search, class It, class Size, class Compare>
-CORANK_HD four_way_split<Size> split_before_pair_element(It x, Size nx, It y, Size ny, It u, Size nu,
-                                                         It v, Size nv, Size k, Compare comp) {
+CORANK_HD four_way_split<Size> split_before_pair_element(It x, Size nx, It y, Size ny, It u,
+                                                         Size nu, It v, Size nv, Size k,
+                                                         Compare comp) {
   const Size i = Search::co_rank(k, x, nx, y, ny, comp), j = k - i;
   const auto key = i < nx && (j >= ny || !comp(y[j], x[i])) ? x[i] : y[j];
   const rank_pair<Size> uv = Search::template ranks<UBefore>(u, nu, v, nv, key, comp);
@@ -91,16 +105,14 @@ CORANK_HD four_way_split<Size> split_before_pair_element(It x, Size nx, It y, Si
 /// The cut just before AB sample k (k < |AB|, AB's k-th element): CD's elements equal to it come
 /// after it, so C and D give those strictly less.
 template <class Search = grid_search, class It, class Size, class Compare>
-CORANK_HD four_way_split<Size> split_before_ab(const four_runs<It, Size>& r, Size k,
-                                               Compare comp) {
+CORANK_HD four_way_split<Size> split_before_ab(const four_runs<It, Size>& r, Size k, Compare comp) {
   return split_before_pair_element<false, Search>(r.a, r.na, r.b, r.nb, r.c, r.nc, r.d, r.nd, k,
                                                   comp);
 }
 
 /// The cut just before CD sample k (k < |CD|): AB's elements equal to it come before it.
 template <class Search = grid_search, class It, class Size, class Compare>
-CORANK_HD four_way_split<Size> split_before_cd(const four_runs<It, Size>& r, Size k,
-                                               Compare comp) {
+CORANK_HD four_way_split<Size> split_before_cd(const four_runs<It, Size>& r, Size k, Compare comp) {
   const four_way_split<Size> s =
       split_before_pair_element<true, Search>(r.c, r.nc, r.d, r.nd, r.a, r.na, r.b, r.nb, k, comp);
   return {s.c, s.d, s.a, s.b};

@@ -5,9 +5,11 @@
 //   cudaError_t bitonic_sort_host(host_keys, n, comp, timings*, stream);   (blocking)
 //
 // Preconditions: device pointers (bitonic_sort_host: a host pointer, ideally pinned with
-// cudaMallocHost); comp a strict weak order callable on the device. Any n (64-bit), no padding
-// asked of the caller: positions past n are virtual +infinity, never read or written. Not stable.
-// Descending order: pass corank::greater{} (or any comparator). Keys and values: trivially
+// cudaMallocHost); comp a strict weak order callable on the device (violated: NaN keys, an
+// inconsistent comparator, the network still ends, with a permutation of the keys in an
+// unspecified order); keys and values do not overlap (cudaErrorInvalidValue). Any n (64-bit), no
+// padding asked of the caller: positions past n are virtual +infinity, never read or written. Not
+// stable. Descending order: pass corank::greater{} (or any comparator). Keys and values: trivially
 // copyable, up to 16 bytes. Asynchronous on `stream`, no temporary storage.
 // Work: O(n log^2 n) compare-exchanges; memory passes: 1 + sum over the stages s above the tile
 // of (ceil((s - tile bits) / global bits) + 1), see tuning/sort.cuh.
@@ -68,6 +70,9 @@ cudaError_t bitonic_sort_impl(Key* keys, Value* vals, std::size_t n, Compare com
   if (n && !keys) return cudaErrorInvalidValue;
   if (has_values && n && !vals) return cudaErrorInvalidValue;
   if (n < 2) return cudaSuccess;
+  if (has_values &&
+      (n > std::size_t(-1) / 16 || overlaps(keys, n * sizeof(Key), vals, n * sizeof(Value))))
+    return cudaErrorInvalidValue;
   const auto tile_kernel =
       kernels::bitonic_tile<NT, B, capacity, Policy::tile_min_blocks, Key, Value, Compare>;
   constexpr std::size_t smem = kernels::bitonic_smem_bytes<Key, Value>(capacity);

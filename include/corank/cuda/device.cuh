@@ -1,13 +1,20 @@
-// What the launches size themselves by (facts about the current device), and how a kernel that
-// follows a short one in its stream is launched early.
+// What the launches size themselves by (facts about the current device), how a kernel that
+// follows a short one in its stream is launched early, and the entry points' overlap check.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 namespace corank::cuda::detail {
+
+/// Whether the byte ranges [p, p + p_bytes) and [q, q + q_bytes) share a byte.
+inline bool overlaps(const void* p, std::size_t p_bytes, const void* q, std::size_t q_bytes) {
+  const auto x = reinterpret_cast<std::uintptr_t>(p), y = reinterpret_cast<std::uintptr_t>(q);
+  return p_bytes && q_bytes && x < y + q_bytes && y < x + p_bytes;
+}
 
 /// The current device's multiprocessor count, in *sms.
 inline cudaError_t multiprocessor_count(int* sms) {

@@ -6,7 +6,10 @@
 //   stream); cudaError_t merge_by_key(options, keys_a, ...);
 //
 // Preconditions: device pointers; a[0,m) and b[0,n) sorted by comp (a strict weak order callable
-// on the device); the output does not overlap an input. Stable: on ties A's element comes first.
+// on the device); the output does not overlap an input. Violated (unsorted inputs, NaN keys, an
+// inconsistent comparator), every kernel still ends and every output is one of the inputs'
+// elements (each tile's cuts made consistent: consistent_co_rank), in an unspecified order and
+// not necessarily a permutation. Stable: on ties A's element comes first.
 // Keys: trivially copyable, 1 to 16 bytes. Sizes are 64-bit (m + n > 2^32 works).
 // Asynchronous on `stream`, no device-wide synchronisation, no temporary storage (the
 // partitioned scheme parks each tile's co-ranks in that tile's own output range until its block
@@ -42,11 +45,6 @@
 namespace corank::cuda {
 
 namespace detail {
-
-inline bool overlaps(const void* p, std::size_t p_bytes, const void* q, std::size_t q_bytes) {
-  const auto x = reinterpret_cast<std::uintptr_t>(p), y = reinterpret_cast<std::uintptr_t>(q);
-  return p_bytes && q_bytes && x < y + q_bytes && y < x + p_bytes;
-}
 
 /// Checks common to every entry point; `value_bytes` is 0 for a key-only merge.
 inline cudaError_t check_arguments(const void* a, const void* va, std::size_t m, const void* b,

@@ -6,7 +6,10 @@
 //   cudaError_t stable_sort(keys, n, temp, temp_bytes, comp, stream);          (caller's temp)
 //   cudaError_t stable_sort_by_key(keys, vals, n, temp, temp_bytes, comp, stream);
 //
-// Preconditions: device pointers; comp a strict weak order callable on the device. Stable: keys
+// Preconditions: device pointers; comp a strict weak order callable on the device (violated:
+// NaN keys, an inconsistent comparator, every kernel still ends, and the keys come back in an
+// unspecified order, not necessarily a permutation). Keys, values and the caller's temporary
+// storage must not overlap (cudaErrorInvalidValue, like null pointers with n > 0). Stable: keys
 // that compare equal keep their input order (values too). Any n (64-bit). Keys and values
 // trivially copyable, up to 16 bytes. Asynchronous on `stream`; the temporary storage (a second
 // array of keys and values, the four-way passes' cuts and grid samples: stable_sort_temp_bytes)
@@ -257,8 +260,15 @@ cudaError_t merge_sort_impl(Key* keys, Value* vals, std::size_t n, void* temp,
   using layout = merge_sort_layout<Key, Value>;
   if ((n && !keys) || (layout::has_values && n && !vals)) return cudaErrorInvalidValue;
   if (n < 2) return cudaSuccess;
+  // Keys and values of up to 16 bytes: n / 16 keeps their byte counts from overflowing.
+  if (n > std::numeric_limits<std::size_t>::max() / 16) return cudaErrorInvalidValue;
+  const std::size_t key_bytes = n * sizeof(Key);
+  const std::size_t value_bytes = layout::has_values ? n * sizeof(Value) : 0;
+  if (overlaps(keys, key_bytes, vals, value_bytes)) return cudaErrorInvalidValue;
   if (temp) {
-    if (temp_bytes < layout::bytes(n)) return cudaErrorInvalidValue;
+    if (temp_bytes < layout::bytes(n) || overlaps(temp, temp_bytes, keys, key_bytes) ||
+        overlaps(temp, temp_bytes, vals, value_bytes))
+      return cudaErrorInvalidValue;
     return merge_sort_run(keys, vals, n, temp, comp, stream);
   }
   CORANK_CUDA_TRY(cudaMallocAsync(&temp, layout::bytes(n), stream));

@@ -55,7 +55,10 @@ __global__ void merge_basic(const K* a, VA va, std::size_t m, const K* b, VB vb,
   } else {
     i0 = co_rank<BranchFree>(k0, a, m, b, n, comp);
   }
-  serial_merge_by_key<BranchFree>(a + i0, a + i1, va + i0, b + (k0 - i0), b + (k1 - i1),
+  // Clamped against the start: a piece within both inputs even where co-ranks disagree (a
+  // violated precondition), so the merge ends.
+  const std::size_t i1_valid = consistent_co_rank(i1, k1, i0, k0, m, n);
+  serial_merge_by_key<BranchFree>(a + i0, a + i1_valid, va + i0, b + (k0 - i0), b + (k1 - i1_valid),
                                   vb + (k0 - i0), out + k0, vo + k0, comp);
 }
 
@@ -72,7 +75,7 @@ __device__ part_range block_part(const K* a, std::size_t m, const K* b, std::siz
   if (threadIdx.x < 2)
     corank_at[threadIdx.x] = co_rank<BranchFree>(threadIdx.x ? k1 : k0, a, m, b, n, comp);
   __syncthreads();
-  return {k0, k1, corank_at[0], corank_at[1]};
+  return {k0, k1, corank_at[0], consistent_co_rank(corank_at[1], k1, corank_at[0], k0, m, n)};
 }
 
 /// What the tiled and circular kernels start from: the block's part and its shared memory
@@ -122,8 +125,9 @@ __device__ unsigned merge_staged_tile(ItA sa, unsigned a_count, VA va, ItB sb, u
     i0 = co_rank<BranchFree>(c0, sa, a_count, sb, b_count, comp);
     used_a = co_rank<BranchFree>(tile_out, sa, a_count, sb, b_count, comp);
   }
-  serial_merge_by_key<BranchFree>(sa + i0, sa + i1, va + i0, sb + (c0 - i0), sb + (c1 - i1),
-                                  vb + (c0 - i0), out + c0, vo + c0, comp);
+  const unsigned i1_valid = consistent_co_rank(i1, c1, i0, c0, a_count, b_count);
+  serial_merge_by_key<BranchFree>(sa + i0, sa + i1_valid, va + i0, sb + (c0 - i0),
+                                  sb + (c1 - i1_valid), vb + (c0 - i0), out + c0, vo + c0, comp);
   return used_a;
 }
 
@@ -311,7 +315,11 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     if (tid % 32 == 0) corank_at[tid / 32] = i;
   }
   __syncthreads();
-  std::size_t a0 = corank_at[0], a1 = corank_at[1], a2 = corank_at[2];
+  // Each cut clamped against the one before (consistent_co_rank): tiles within both inputs even
+  // where co-ranks disagree (a violated precondition).
+  std::size_t a0 = corank_at[0];
+  std::size_t a1 = consistent_co_rank(corank_at[1], tile_end(first), a0, first * NV, m, n);
+  std::size_t a2 = consistent_co_rank(corank_at[2], tile_end(first + 1), a1, tile_end(first), m, n);
   issue(first, a0, a1, 0);
 
   for (std::size_t t = first; t < last; ++t) {
@@ -329,7 +337,8 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     __syncthreads();           // and everyone's
     // The end of tile t + 2, found in the last search iteration (ends[] is rewritten only after
     // the next barrier C, so it is read here, before it).
-    const std::size_t a3 = ends[(t - first) % W];
+    const std::size_t a3 =
+        consistent_co_rank(ends[(t - first) % W], tile_end(t + 2), a2, tile_end(t + 1), m, n);
 
     // Each thread: one co-rank in shared memory, then Items outputs into registers.
     const tile_layout<K, V> l = layout(t, a0, a1);
@@ -568,10 +577,13 @@ __global__ void __launch_bounds__(Shape::max_threads, Shape::min_blocks)
     }
   }
   __syncthreads();
+  // The end clamped against the start: a tile within both inputs even where co-ranks disagree.
+  const std::size_t a1 =
+      consistent_co_rank(bounds[1], diag1 - seg.base, bounds[0], diag0 - seg.base, seg.m, seg.n);
   merge_staged_tile<Shape::items, Problem::has_values>(
       seg.keys_a, seg.vals_a, seg.keys_b, seg.vals_b, p.keys_out + seg.base,
       Problem::has_values ? p.vals_out + seg.base : nullptr, diag0 - seg.base, diag1 - seg.base,
-      bounds[0], bounds[1], smem_bytes, comp);
+      bounds[0], a1, smem_bytes, comp);
 }
 
 }  // namespace corank::cuda::kernels

@@ -230,7 +230,10 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     bounds[tid] = q < samples ? cuts[group * p.cut_slots() + q] : runs.keys.end();
   }
   __syncthreads();
-  const cut c0 = bounds[0], c1 = bounds[1];
+  cut c0 = bounds[0], c1 = bounds[1];
+  // Cuts that a violated precondition left inconsistent: an empty tile (four_way_split.hpp).
+  if (!bounds_a_piece(c0, c1, runs.keys.end(), std::size_t(NT - 2) * VT))
+    c0 = c1 = runs.keys.end();
 
   K* sk = reinterpret_cast<K*>(smem);
   V* sv = reinterpret_cast<V*>(smem + smem_t::key_items(std::size_t(NT) * VT) * sizeof(K));
