@@ -223,18 +223,8 @@ std::vector<report> run_gpu_merge_bench(const gpu_merge_config& config) {
   merge_sweep sweep(config, bar);
   std::vector<report> reports;
   for (const std::string& type : config.key_types) {
-    if (type == "u32")
-      reports.push_back(sweep.run<std::uint32_t>(corank::less{}));
-    else if (type == "u64")
-      reports.push_back(sweep.run<std::uint64_t>(corank::less{}));
-    else if (type == "f32")
-      reports.push_back(sweep.run<float>(corank::less{}));
-    else if (type == "f64")
-      reports.push_back(sweep.run<double>(corank::less{}));
-    else if (type == "record16")
-      reports.push_back(sweep.run<data::record>(data::record_less{}));
-    else
-      throw std::invalid_argument("gpu merge: unknown key type '" + type + "'");
+    reports.push_back(
+        with_key_type(type, [&](auto key, auto comp) { return sweep.run<decltype(key)>(comp); }));
   }
   return reports;
 }

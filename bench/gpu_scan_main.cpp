@@ -1,5 +1,5 @@
 // corank_gpu_scan_bench: the GPU segmented-scan benchmarks as their own binary.
-//   corank_gpu_scan_bench segmented [--n N] [--lengths 4 32 1024] [--json F]
+//   corank_gpu_scan_bench segmented [--n N] [--json F]
 //   corank_gpu_scan_bench spmv [--matrices cant ...] [--json F]
 #include <CLI/CLI.hpp>
 #include <exception>
@@ -15,10 +15,9 @@ int main(int argc, char** argv) {
   bool production_only = false;
   int repeats = 0;
   std::string json_path;
-  for (CLI::App* sub : {app.add_subcommand("segmented", "100M f32 by mean segment length"),
+  for (CLI::App* sub : {app.add_subcommand("segmented", "f32 over every segment shape"),
                         app.add_subcommand("spmv", "the study's iteration on its matrices")}) {
     sub->add_option("--n", config.n, "values (segmented)");
-    sub->add_option("--lengths", config.mean_lengths, "mean segment lengths (segmented)");
     sub->add_option("--matrices", config.matrices, "matrix names (spmv; default all)");
     sub->add_option("--repeats", repeats, "timed runs (0: as many as fit 0.2 s)");
     sub->add_option("--json", json_path, "write the measurements as JSON");
@@ -26,6 +25,7 @@ int main(int argc, char** argv) {
   }
   CLI11_PARSE(app, argc, argv);
   config.studied = !production_only;
+  config.cases = corank::bench::default_segment_cases(false);
   if (repeats > 0) config.timing.min_runs = config.timing.max_runs = repeats;
   try {
     const corank::bench::report rep = app.got_subcommand("segmented")

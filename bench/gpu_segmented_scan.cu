@@ -1,5 +1,8 @@
 // See gpu_segmented_scan.hpp. Timing: device events around each call (the spmv rows: around the
 // study's whole iteration count).
+#include <thrust/binary_search.h>
+#include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
 
@@ -11,7 +14,9 @@
 
 #include "corank/cuda/segmented_scan.cuh"
 #include "data/matrix_like.hpp"
+#include "data/shapes.hpp"
 #include "gpu_segmented_scan.hpp"
+#include "gpu_sweep.cuh"
 #include "gpu_timing.cuh"
 #include "progress.hpp"
 
@@ -91,68 +96,91 @@ std::vector<kernel_choice> algorithms(bool studied) {
 
 }  // namespace
 
+namespace {
+
+/// One case of the sweep on the values `in`: its segments (offsets of type Offset), every
+/// contender, each output checked byte for byte against the baseline's (the values are small
+/// integers, so every order of the additions gives the same floats).
+template <class Offset>
+void scan_case(const gpu_scan_bench_config& config, const segment_case& c, const float* in,
+               float* out, float* ref, progress& bar, report& rep) {
+  const std::size_t n = config.n;
+  const std::string group =
+      data::segment_shape_name(c.shape, c.length) + (c.wide_offsets ? ", i64" : "");
+  const std::string label = "gpu segmented scan, " + group + ": ";
+  bar.step(label + "generating segments");
+  const std::vector<Offset> offsets =
+      data::generate_segments<Offset>(n, c.shape, c.length, std::uint64_t(c.length) + 7);
+  const std::size_t p = offsets.size() - 1;
+  const device_vector<Offset> d_off(offsets);
+  // InclusiveScanByKey's key per element: its segment's index (the number of segment ends at or
+  // before it).
+  device_vector<Offset> keys(n);
+  thrust::upper_bound(thrust::device, d_off.data + 1, d_off.data + p + 1,
+                      thrust::counting_iterator<Offset>(0),
+                      thrust::counting_iterator<Offset>(Offset(n)), keys.data);
+  const row shape =
+      problem_shape(group, "gpu", n, n, 2 * n * sizeof(float) + (p + 1) * sizeof(Offset));
+  const auto time = [&](const std::string& name, role kind, const device_run& run, float* dest) {
+    bar.step(label + name);
+    poison(dest, n * sizeof(float));
+    const stats t = measure_device(run, config.sweep_timing);
+    cuda_check(cudaDeviceSynchronize(), name.c_str());
+    rep.add(shape, name, kind, t, dest == ref || same_bytes(dest, ref, n * sizeof(float)));
+  };
+  for_each_cub([&](auto build, bool baseline) {
+    using peers = cub_peers<decltype(build)::value>;
+    const std::string cub = cub_name(peers::version());
+    time(cub + " InclusiveScanByKey", baseline ? role::baseline : role::contender,
+         peers::scan_by_key(keys.data, in, baseline ? ref : out, n), baseline ? ref : out);
+    if (device_run segmented = peers::segmented_sum(in, out, d_off.data, p))
+      time(cub + " DeviceSegmentedScan", role::contender, segmented, out);
+  });
+  time(
+      "corank segmented_inclusive_scan", role::contender,
+      [&] { return cuda::segmented_inclusive_scan(in, out, n, d_off.data, p); }, out);
+  cuda::segmented_scan_options opt;
+  cuda::segmented_scan_workspace workspace;
+  opt.workspace = &workspace;
+  time(
+      "corank segmented_inclusive_scan (caller's buffer)", role::contender,
+      [&] { return cuda::segmented_inclusive_scan(opt, in, out, n, d_off.data, p); }, out);
+  // The study's kernels, where a segment is short enough for a thread or a warp.
+  if (config.studied && c.shape == data::segment_shape::uniform && c.length <= 1024 &&
+      !c.wide_offsets)
+    for (const kernel_choice& k : algorithms(true))
+      if (k.algorithm != segmented_scan_algorithm::automatic) {
+        cuda::segmented_scan_options studied;
+        studied.algorithm = k.algorithm;
+        time(
+            k.scan_name, role::contender,
+            [&] { return cuda::segmented_inclusive_scan(studied, in, out, n, d_off.data, p); },
+            out);
+      }
+}
+
+}  // namespace
+
 report run_gpu_segmented_scan_bench(const gpu_scan_bench_config& config) {
   report rep("gpu segmented scan");
-  rep.set_meta("values", "f32 uniform in [-1, 1), int32 offsets, lengths uniform in [1, 2L-1]");
+  rep.set_meta("values", "f32 in {-1, 0, 1} (exact sums: outputs compared byte for byte)");
+  rep.set_meta("segments",
+               "CSR offsets, int32 (groups ending ', i64': int64); src/data/shapes.hpp");
+  rep.set_meta("cub", cub_meta());
+  rep.set_meta("timing", "CUDA events around each call; CUB's temporary storage allocated once");
   const std::size_t n = config.n;
-  const timing_config& cfg = config.timing;
-  progress bar(int(1 + config.mean_lengths.size() * (3 + algorithms(config.studied).size())),
-               config.show_progress);
+  progress bar(int(1 + config.cases.size() * 7), config.show_progress);
   bar.step("gpu segmented scan: device copy");
-  add_device_copy(rep, n * sizeof(float), cfg);
+  add_device_copy(rep, n * sizeof(float), config.sweep_timing);
   std::vector<float> values(n);
-  std::uint64_t x = 88172645463325252ull;
-  for (auto& v : values) v = float(double(next(x) >> 11) / 9007199254740992.0 * 2 - 1);
+  for (std::size_t i = 0; i < n; ++i) values[i] = float(int(data::mix(i) % 3) - 1);
   const device_vector<float> d_in(values);
-  device_vector<float> d_out(n), d_cub(n);
-  for (double mean : config.mean_lengths) {
-    const std::string group = "mean length " + std::to_string(int(mean));
-    const std::string label = "gpu segmented scan, " + group + ": ";
-    bar.step(label + "generating segments");
-    std::vector<offset_t> offsets{0};
-    std::vector<offset_t> keys(n);
-    const auto span = std::uint64_t(std::max(1.0, 2 * mean - 1));
-    for (std::size_t pos = 0; pos < n;) {
-      const std::size_t len = std::min<std::size_t>(n - pos, 1 + next(x) % span);
-      std::fill(keys.begin() + std::ptrdiff_t(pos), keys.begin() + std::ptrdiff_t(pos + len),
-                offset_t(offsets.size() - 1));
-      pos += len;
-      offsets.push_back(offset_t(pos));
-    }
-    const std::size_t p = offsets.size() - 1;
-    const device_vector<offset_t> d_off(offsets), d_keys(keys);
-    const row shape =
-        problem_shape(group, "gpu", n, n, 2 * n * sizeof(float) + (p + 1) * sizeof(offset_t));
-
-    bar.step(label + "CUB InclusiveScanByKey");
-    cub_scan_by_key<const float*> cub(d_keys.data, d_in.data, d_cub.data, n);
-    device_vector<char> temp(cub.temp_bytes);
-    rep.add(shape, "CUB InclusiveScanByKey", role::baseline,
-            measure_device([&] { return cub(temp); }, cfg));
-    const auto want = d_cub.to_host();
-    const std::vector<double> want_d(want.begin(), want.end());
-    for (const kernel_choice& k : algorithms(config.studied)) {
-      bar.step(label + k.scan_name);
-      cuda::segmented_scan_options opt;
-      opt.algorithm = k.algorithm;
-      cuda::segmented_scan_workspace ws;
-      opt.workspace = &ws;
-      cuda_check(cudaMemset(d_out.data, 0xA5, n * sizeof(float)), "poison");
-      const stats time = measure_device(
-          [&] {
-            return cuda::segmented_inclusive_scan(opt, d_in.data, d_out.data, n, d_off.data, p);
-          },
-          cfg);
-      rep.add(shape, k.scan_name, role::contender, time,
-              relative_error(d_out.to_host(), want_d) < 1e-5);
-    }
-    // Without a workspace: the look-back state is allocated and cleared in the stream each call.
-    bar.step(label + "corank (no workspace)");
-    const stats time = measure_device(
-        [&] { return cuda::segmented_inclusive_scan(d_in.data, d_out.data, n, d_off.data, p); },
-        cfg);
-    rep.add(shape, "corank (no workspace)", role::contender, time,
-            relative_error(d_out.to_host(), want_d) < 1e-5);
+  device_vector<float> d_out(n), d_ref(n);
+  for (const segment_case& c : config.cases) {
+    if (c.wide_offsets)
+      scan_case<std::int64_t>(config, c, d_in.data, d_out.data, d_ref.data, bar, rep);
+    else
+      scan_case<std::int32_t>(config, c, d_in.data, d_out.data, d_ref.data, bar, rep);
   }
   return rep;
 }

@@ -3,17 +3,17 @@
 // allocated once, outside the timing, for every implementation.
 #include <thrust/equal.h>
 #include <thrust/execution_policy.h>
+#include <thrust/sequence.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <cub/device/device_merge_sort.cuh>
-#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <functional>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,6 +21,7 @@
 #include "corank/cuda/merge_sort.cuh"
 #include "corank/cuda/segmented_sort.cuh"
 #include "gpu_sort.hpp"
+#include "gpu_sweep.cuh"
 #include "gpu_timing.cuh"
 #include "progress.hpp"
 
@@ -57,90 +58,151 @@ row sort_shape(const std::string& group, std::size_t n, std::size_t bytes_per_it
                        2 * n * bytes_per_item);  // items read once, written once
 }
 
-void whole_array_sorts(const gpu_sort_config& config, report& rep) {
-  progress bar(int(config.sizes.size() * 10), config.show_progress);
-  const timing_config& cfg = config.timing;
-  for (std::size_t n : config.sizes) {
-    const std::string label = "gpu sort " + human_count(n) + ": ";
-    bar.step(label + "generating input");
-    const device_vector<key> input(uniform_keys(n, n)), vals_in(uniform_keys(n, n + 1));
-    device_vector<key> keys(n), reference(n), out_keys(n);
-    device_vector<value> vals(n), out_vals(n);
-    const auto restore = [&] {
-      cudaMemcpyAsync(keys.data, input.data, n * sizeof(key), cudaMemcpyDeviceToDevice);
-      cudaMemcpyAsync(vals.data, vals_in.data, n * sizeof(value), cudaMemcpyDeviceToDevice);
-    };
-    const int items = int(n);
-    std::shared_ptr<device_vector<char>> t1, t2, t3, t4;
-    // corank's merge sort with a preallocated temporary, like CUB's (allocated once).
-    const device_vector<char> temp_ours(cuda::stable_sort_temp_bytes<key, value>(n));
-    auto radix_keys = cub_runner(
-        [&](void* t, std::size_t& b) {
-          return cub::DeviceRadixSort::SortKeys(t, b, input.data, reference.data, items);
-        },
-        t1);
-    auto radix_pairs = cub_runner(
-        [&](void* t, std::size_t& b) {
-          return cub::DeviceRadixSort::SortPairs(t, b, input.data, out_keys.data, vals_in.data,
-                                                 out_vals.data, items);
-        },
-        t2);
-    auto merge_keys = cub_runner(
-        [&](void* t, std::size_t& b) {
-          return cub::DeviceMergeSort::SortKeysCopy(t, b, input.data, out_keys.data, items,
-                                                    corank::less{});
-        },
-        t3);
-    auto merge_pairs = cub_runner(
-        [&](void* t, std::size_t& b) {
-          return cub::DeviceMergeSort::SortPairsCopy(t, b, input.data, vals_in.data, out_keys.data,
-                                                     out_vals.data, items, corank::less{});
-        },
-        t4);
-    const row keys_shape = sort_shape("keys", n, sizeof(key));
-    const row pairs_shape = sort_shape("pairs", n, sizeof(key) + sizeof(value));
-    // What to time, in order; `output` (checked against CUB radix sort's keys after the timed
-    // runs) is null for the references themselves; in-place sorts get their input restored.
-    struct measurement {
-      const row& shape;
-      const char* name;
-      role kind;
-      std::function<cudaError_t()> run;
-      const key* output;
-      bool in_place;
-    };
-    const std::vector<measurement> plan = {
-        {keys_shape, "device copy", role::copy,
-         [&] {
-           return cudaMemcpyAsync(out_keys.data, input.data, n * sizeof(key),
-                                  cudaMemcpyDeviceToDevice);
-         },
-         nullptr, false},
-        {keys_shape, "cub::DeviceRadixSort", role::contender, radix_keys, nullptr, false},
-        {keys_shape, "cub::DeviceMergeSort", role::baseline, merge_keys, out_keys.data, false},
-        {keys_shape, "corank merge sort", role::contender,
-         [&] { return cuda::stable_sort(keys.data, n, temp_ours.data, temp_ours.size); }, keys.data,
-         true},
-        {keys_shape, "corank bitonic sort", role::contender,
-         [&] { return cuda::bitonic_sort(keys.data, n); }, keys.data, true},
-        {pairs_shape, "cub::DeviceRadixSort", role::contender, radix_pairs, out_keys.data, false},
-        {pairs_shape, "cub::DeviceMergeSort", role::baseline, merge_pairs, out_keys.data, false},
-        {pairs_shape, "corank merge sort", role::contender,
-         [&] {
-           return cuda::stable_sort_by_key(keys.data, vals.data, n, temp_ours.data, temp_ours.size);
-         },
-         keys.data, true},
-        {pairs_shape, "corank bitonic sort", role::contender,
-         [&] { return cuda::bitonic_sort_by_key(keys.data, vals.data, n); }, keys.data, true},
-    };
-    for (const measurement& m : plan) {
-      bar.step(label + m.shape.group + ": " + m.name);
-      const stats time =
-          measure_device(m.run, cfg, m.in_place ? std::function<void()>(restore) : nullptr);
-      rep.add(m.shape, m.name, m.kind, time, !m.output || same(m.output, reference.data, n));
-    }
+/// One whole-array sort problem: the input (kept), the array sorted in place, the outputs of the
+/// copying sorts and the reference (the baseline CUB's merge sort).
+template <class Key>
+struct sort_problem {
+  std::size_t n;
+  device_vector<Key> input, keys, out, ref;
+  device_vector<value> vals_in, vals, vout, vref;
+  explicit sort_problem(std::size_t items)
+      : n(items), input(n), keys(n), out(n), ref(n), vals_in(n), vals(n), vout(n), vref(n) {
+    thrust::sequence(thrust::device, vals_in.data, vals_in.data + n, value(0));
   }
-}
+};
+
+class sort_sweep {
+ public:
+  sort_sweep(const gpu_sort_config& config, progress& bar) : config_(config), bar_(bar) {}
+
+  template <class Key, class Compare>
+  report run(Compare comp) {
+    report rep(std::string("gpu sort ") + key_type_name<Key>());
+    rep.set_meta("keys", std::string(key_type_name<Key>()) +
+                             " keys of the group's shape (src/data/shapes.hpp); pairs: u32"
+                             " values (input positions)");
+    rep.set_meta("cub", cub_meta());
+    rep.set_meta("timing",
+                 "CUDA events around each call; in-place sorts get their input restored untimed;"
+                 " CUB's temporary storage allocated once");
+    for (std::size_t n : config_.sizes) {
+      sort_problem<Key> p(n);
+      bool copied = false;
+      for (data::key_shape shape : config_.shapes) {
+        const std::string label =
+            rep.experiment() + " " + data::name(shape) + " " + human_count(n) + ": ";
+        bar_.step(label + "generating input");
+        const auto host = data::generate_shape<Key>(n, shape, std::uint64_t(shape) * 1000 + n);
+        cuda_check(cudaMemcpy(p.input.data, host.data(), n * sizeof(Key), cudaMemcpyHostToDevice),
+                   "input to device");
+        if (!copied) {
+          rep.add(sort_shape("", n, sizeof(Key)), "device copy", role::copy,
+                  measure_device(
+                      [&] {
+                        return cudaMemcpyAsync(p.out.data, p.input.data, n * sizeof(Key),
+                                               cudaMemcpyDeviceToDevice);
+                      },
+                      config_.timing));
+          copied = true;
+        }
+        const bool u32_uniform =
+            std::is_same_v<Key, std::uint32_t> && shape == data::key_shape::uniform;
+        contenders(rep, p, data::name(shape), 0, comp, u32_uniform);
+        if (u32_uniform) contenders(rep, p, "unaligned", 1, comp, false);
+      }
+    }
+    return rep;
+  }
+
+ private:
+  /// Every contender on the problem, keys then pairs; `skew` elements off each pointer (1: the
+  /// arrays misaligned for vector loads), the input then one element shorter.
+  template <class Key, class Compare>
+  void contenders(report& rep, sort_problem<Key>& p, const std::string& shape_name,
+                  std::size_t skew, Compare comp, bool bitonic) {
+    const std::size_t n = p.n - skew;
+    const Key* input = p.input.data + skew;
+    Key *keys = p.keys.data + skew, *out = p.out.data + skew, *ref = p.ref.data + skew;
+    const value* vals_in = p.vals_in.data + skew;
+    value *vals = p.vals.data + skew, *vout = p.vout.data + skew, *vref = p.vref.data + skew;
+    const std::string label = rep.experiment() + " " + shape_name + " " + human_count(p.n) + ": ";
+    const auto restore = [&] {
+      cuda_check(cudaMemcpyAsync(keys, input, n * sizeof(Key), cudaMemcpyDeviceToDevice),
+                 "restore");
+      cuda_check(cudaMemcpyAsync(vals, vals_in, n * sizeof(value), cudaMemcpyDeviceToDevice),
+                 "restore");
+    };
+    // Times `run` (in place: input restored before each run) and checks `result` (and `vresult`
+    // for pairs) against the reference, byte for byte; null: the reference itself.
+    const auto time = [&](const row& shape, const std::string& name, role kind,
+                          const device_run& run, bool in_place, const Key* result,
+                          const value* vresult) {
+      bar_.step(label + shape.group + " " + name);
+      if (result) poison(const_cast<Key*>(result), n * sizeof(Key));
+      const stats t =
+          measure_device(run, config_.timing, in_place ? std::function<void()>(restore) : nullptr);
+      cuda_check(cudaDeviceSynchronize(), name.c_str());
+      const bool ok = !result || (same_bytes(result, ref, n * sizeof(Key)) &&
+                                  (!vresult || same_bytes(vresult, vref, n * sizeof(value))));
+      rep.add(shape, name, kind, t, ok);
+    };
+    const device_vector<char> temp(cuda::stable_sort_temp_bytes<Key, value>(n));
+
+    const row keys_shape = sort_shape(shape_name + " keys", p.n, sizeof(Key));
+    for_each_cub([&](auto build, bool baseline) {
+      using peers = cub_peers<decltype(build)::value>;
+      time(keys_shape, cub_name(peers::version()) + " DeviceMergeSort",
+           baseline ? role::baseline : role::contender,
+           peers::merge_sort_keys(input, baseline ? ref : out, n, comp), false,
+           baseline ? nullptr : out, nullptr);
+      if constexpr (!std::is_same_v<Key, data::record>)
+        if (baseline)
+          time(keys_shape, cub_name(peers::version()) + " DeviceRadixSort", role::contender,
+               peers::radix_sort_keys(input, out, n), false, out, nullptr);
+    });
+    time(
+        keys_shape, "corank stable_sort", role::contender,
+        [&] { return cuda::stable_sort(keys, n, comp); }, true, keys, nullptr);
+    time(
+        keys_shape, "corank stable_sort (caller's buffer)", role::contender,
+        [&] { return cuda::stable_sort(keys, n, temp.data, temp.size, comp); }, true, keys,
+        nullptr);
+    if (bitonic)
+      time(
+          keys_shape, "corank bitonic_sort", role::contender,
+          [&] { return cuda::bitonic_sort(keys, n, comp); }, true, keys, nullptr);
+
+    const row pairs_shape = sort_shape(shape_name + " pairs", p.n, sizeof(Key) + sizeof(value));
+    for_each_cub([&](auto build, bool baseline) {
+      using peers = cub_peers<decltype(build)::value>;
+      time(pairs_shape, cub_name(peers::version()) + " DeviceMergeSort",
+           baseline ? role::baseline : role::contender,
+           peers::merge_sort_pairs(input, vals_in, baseline ? ref : out, baseline ? vref : vout, n,
+                                   comp),
+           false, baseline ? nullptr : out, vout);
+      if constexpr (!std::is_same_v<Key, data::record>)
+        if (baseline)
+          time(pairs_shape, cub_name(peers::version()) + " DeviceRadixSort", role::contender,
+               peers::radix_sort_pairs(input, vals_in, out, vout, n), false, out, vout);
+    });
+    time(
+        pairs_shape, "corank stable_sort_by_key", role::contender,
+        [&] { return cuda::stable_sort_by_key(keys, vals, n, comp); }, true, keys, vals);
+    time(
+        pairs_shape, "corank stable_sort_by_key (caller's buffer)", role::contender,
+        [&] { return cuda::stable_sort_by_key(keys, vals, n, temp.data, temp.size, comp); }, true,
+        keys, vals);
+    // The bitonic sort is not stable: equal keys may carry their values in any order, so its
+    // keys alone are checked.
+    if (bitonic)
+      time(
+          pairs_shape, "corank bitonic_sort_by_key", role::contender,
+          [&] { return cuda::bitonic_sort_by_key(keys, vals, n, comp); }, true, keys, nullptr);
+  }
+
+  const gpu_sort_config& config_;
+  progress& bar_;
+};
 
 /// Batched small sorts: uniform segment sizes and mixed (log-uniform 1..4096).
 void segmented_sorts(const gpu_sort_config& config, report& rep) {
@@ -254,10 +316,13 @@ void against_std_sort(const gpu_sort_config& config, report& rep) {
 std::vector<report> run_gpu_sort_bench(const gpu_sort_config& config) {
   std::vector<report> reports;
   if (!config.sizes.empty()) {
-    report rep("gpu sort");
-    rep.set_meta("keys", "u32 uniform random (pairs: u32 values)");
-    whole_array_sorts(config, rep);
-    reports.push_back(std::move(rep));
+    progress bar(int(config.sizes.size() * config.shapes.size() * config.key_types.size() * 10),
+                 config.show_progress);
+    sort_sweep sweep(config, bar);
+    for (const std::string& type : config.key_types) {
+      reports.push_back(
+          with_key_type(type, [&](auto key, auto comp) { return sweep.run<decltype(key)>(comp); }));
+    }
   }
   if (config.segmented_keys) {
     report rep("gpu segmented sort");

@@ -6,9 +6,11 @@
 #include <thrust/execution_policy.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
+#include "corank/functional.hpp"
 #include "cub_peers.hpp"
 #include "data/shapes.hpp"
 #include "gpu_timing.cuh"
@@ -46,6 +48,18 @@ const char* key_type_name() {
   if constexpr (std::is_same_v<T, float>) return "f32";
   if constexpr (std::is_same_v<T, double>) return "f64";
   if constexpr (std::is_same_v<T, data::record>) return "record16";
+}
+
+/// f(Key{}, comparator) for the key type named `type`: u32, u64, f32, f64 (by corank::less), or
+/// record16 (data::record by data::record_less).
+template <class F>
+auto with_key_type(const std::string& type, F&& f) {
+  if (type == "u32") return f(std::uint32_t{}, corank::less{});
+  if (type == "u64") return f(std::uint64_t{}, corank::less{});
+  if (type == "f32") return f(float{}, corank::less{});
+  if (type == "f64") return f(double{}, corank::less{});
+  if (type == "record16") return f(data::record{}, data::record_less{});
+  throw std::invalid_argument("unknown key type '" + type + "' (u32, u64, f32, f64, record16)");
 }
 
 /// Whether two device ranges hold the same bytes (`bytes` a multiple of 4, both 4-byte aligned):

@@ -32,17 +32,55 @@ gpu_sort_config gpu_sort_defaults(bool quick) {
   gpu_sort_config config;
   if (quick) {
     config.sizes = {1000000, 10000000};
+    config.key_types = {"u32"};
     config.segmented_keys = std::size_t(1) << 24;
     config.cpu_sizes = {2000, 20000, 200000, 2000000};
   }
-  config.timing = device_timing_config(quick);
+  config.timing = sweep_timing_config(quick);
   return config;
+}
+
+std::vector<segment_case> default_segment_cases(bool quick) {
+  using data::segment_shape;
+  std::vector<segment_case> cases;
+  const auto add = [&](segment_shape shape, std::size_t length, bool wide = false) {
+    cases.push_back({shape, length, wide});
+  };
+  if (quick) {
+    for (std::size_t length : {1, 7, 32, 1024, 65536}) add(segment_shape::fixed, length);
+    add(segment_shape::uniform, 64);
+    add(segment_shape::power_law, 0);
+    add(segment_shape::one_segment, 0);
+    add(segment_shape::half_empty, 32);
+    add(segment_shape::fixed, 32, true);
+    return cases;
+  }
+  // Every length from 1 to 64, then 2^k - 1, 2^k, 2^k + 1 up to 2^20.
+  for (std::size_t length = 1; length <= 64; ++length) add(segment_shape::fixed, length);
+  for (int k = 6; k <= 20; ++k)
+    for (std::size_t length :
+         {(std::size_t(1) << k) - 1, std::size_t(1) << k, (std::size_t(1) << k) + 1})
+      if (length > 64) add(segment_shape::fixed, length);
+  for (int k = 2; k <= 20; k += 2) add(segment_shape::uniform, std::size_t(1) << k);
+  add(segment_shape::power_law, 0);
+  add(segment_shape::one_segment, 0);
+  add(segment_shape::half_empty, 4);
+  add(segment_shape::half_empty, 1024);
+  // 64-bit offsets on a subset.
+  for (std::size_t length : {1, 4, 32, 64, 1024, 1 << 20}) add(segment_shape::fixed, length, true);
+  add(segment_shape::uniform, 64, true);
+  add(segment_shape::uniform, 4096, true);
+  add(segment_shape::power_law, 0, true);
+  add(segment_shape::one_segment, 0, true);
+  return cases;
 }
 
 gpu_scan_bench_config gpu_scan_defaults(bool quick) {
   gpu_scan_bench_config config;
   if (quick) config.n = 10000000, config.matrices = {"cant", "webbase-1M"};
+  config.cases = default_segment_cases(quick);
   config.timing = device_timing_config(quick);
+  config.sweep_timing = sweep_timing_config(quick);
   return config;
 }
 
