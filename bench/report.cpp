@@ -1,13 +1,13 @@
 #include "report.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
 
+#include "io/output_file.hpp"
 #include "machine.hpp"
 
 namespace corank::bench {
@@ -38,12 +38,6 @@ std::string sig3(double v) {
   if (v >= 1) return fixed(v, 2);
   if (v >= 0.1) return fixed(v, 3);
   return fixed(v, 4);
-}
-
-std::ofstream open_for_writing(const std::string& path) {
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error("cannot write '" + path + "'");
-  return f;
 }
 
 }  // namespace
@@ -240,8 +234,8 @@ nlohmann::json machine_json(const machine_info& m) {
 
 }  // namespace
 
-void write_json(const std::string& path, const std::vector<report>& reports,
-                const std::map<std::string, std::string>& run) {
+std::string json_document(const std::vector<report>& reports,
+                          const std::map<std::string, std::string>& run) {
   nlohmann::json doc = machine_json(describe_machine());
   doc["schema"] = "corank-bench-1";
   doc["run"] = run;
@@ -263,15 +257,26 @@ void write_json(const std::string& path, const std::vector<report>& reports,
                        {"experiment", best.first->experiment()}};
   doc["copy_bandwidth"] = copy;
   doc["experiments"] = std::move(experiments);
-  open_for_writing(path) << doc.dump(2) << "\n";
+  return doc.dump(2) + "\n";
+}
+
+void write_json(const std::string& path, const std::vector<report>& reports,
+                const std::map<std::string, std::string>& run) {
+  const std::string text = json_document(reports, run);
+  io::write_atomically(path, [&](io::output_file& out) { out.write(text); });
+}
+
+void write_csv(const std::string& path, const std::vector<report>& reports) {
+  const std::string text = csv_table(reports);
+  io::write_atomically(path, [&](io::output_file& out) { out.write(text); });
 }
 
 void report::write_json(const std::string& path) const { bench::write_json(path, {*this}); }
 
 void report::write_csv(const std::string& path) const { bench::write_csv(path, {*this}); }
 
-void write_csv(const std::string& path, const std::vector<report>& reports) {
-  std::ofstream f = open_for_writing(path);
+std::string csv_table(const std::vector<report>& reports) {
+  std::ostringstream f;
   f << "experiment,group,contender,backend,role,size,items,bytes,iterations,threads,runs,median_ms,"
        "min_ms,max_ms,elements_per_s,gb_per_s,copy_fraction,speedup,verified\n";
   f << std::setprecision(9);
@@ -287,6 +292,7 @@ void write_csv(const std::string& path, const std::vector<report>& reports) {
         << (frac ? std::to_string(*frac) : "") << ',' << (up ? std::to_string(*up) : "") << ','
         << (r.verified ? "true" : "false") << "\n";
     }
+  return f.str();
 }
 
 }  // namespace corank::bench

@@ -75,14 +75,20 @@ class report {
   std::vector<row> rows_;
 };
 
-/// Writes `reports` as one JSON document: the machine (host, cores, CPU model), the GPU (name,
+/// `reports` as one JSON document: the machine (host, cores, CPU model), the GPU (name,
 /// SMs, driver and runtime), the versions (corank, compiler, CUDA, CUB), the copy bandwidth
 /// measured on each backend, `run` (how the run was asked for), and every experiment's rows with
 /// median, min, max and runs.
+std::string json_document(const std::vector<report>& reports,
+                          const std::map<std::string, std::string>& run = {});
+
+/// The rows of `reports` as one CSV table (a column names each row's experiment).
+std::string csv_table(const std::vector<report>& reports);
+
+/// json_document / csv_table written to `path` (io::output_file: atomically, every write
+/// checked; a file_error names the path on failure).
 void write_json(const std::string& path, const std::vector<report>& reports,
                 const std::map<std::string, std::string>& run = {});
-
-/// Writes the rows of `reports` as one CSV table (a column names each row's experiment).
 void write_csv(const std::string& path, const std::vector<report>& reports);
 
 /// "1K", "10M", "1.5G" ... for table labels.

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <vector>
 
@@ -29,18 +30,22 @@ inline double cpu_spmv_scan(float* a, const float* xbar, const std::int64_t* off
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/// The reference: `iterations` sequential passes in double.
+/// The reference: `iterations` sequential passes in double; `on_iteration(it)` is called before
+/// each (progress).
 inline std::vector<double> reference_spmv_scan(const std::vector<float>& a0,
                                                const std::vector<float>& xbar,
                                                const std::vector<std::int64_t>& offsets,
-                                               int iterations) {
+                                               int iterations,
+                                               const std::function<void(int)>& on_iteration = {}) {
   std::vector<double> a(a0.begin(), a0.end());
-  for (int it = 0; it < iterations; ++it)
+  for (int it = 0; it < iterations; ++it) {
+    if (on_iteration) on_iteration(it);
     for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
       double acc = 0;
       for (auto l = std::size_t(offsets[r]); l < std::size_t(offsets[r + 1]); ++l)
         a[l] = acc = acc + a[l] * double(xbar[l]);
     }
+  }
   return a;
 }
 

@@ -13,6 +13,8 @@
 
 #include "backend/gpu.hpp"
 #include "cli/commands.hpp"
+#include "data/matrix_like.hpp"
+#include "io/output_file.hpp"
 #include "merge_bench.hpp"
 #include "sort_bench.hpp"
 #include "spmv_bench.hpp"
@@ -37,6 +39,36 @@ std::vector<std::size_t> sizes_or(const bench_args& args, std::vector<std::size_
   return parse_sizes(args.sizes);
 }
 
+/// The --json and --csv files, opened before the experiment runs: a missing or unwritable folder
+/// fails at once, not after an hour of measuring.
+struct bench_outputs {
+  std::unique_ptr<io::output_file> json, csv;
+
+  explicit bench_outputs(const bench_args& args) {
+    if (!args.json_path.empty()) json = std::make_unique<io::output_file>(args.json_path);
+    if (!args.csv_path.empty()) csv = std::make_unique<io::output_file>(args.csv_path);
+  }
+  void write(const std::vector<bench::report>& reports,
+             const std::map<std::string, std::string>& run = {}) {
+    if (json) {
+      json->write(bench::json_document(reports, run));
+      json->commit();
+    }
+    if (csv) {
+      csv->write(bench::csv_table(reports));
+      csv->commit();
+    }
+  }
+};
+
+/// Checks what every experiment takes before it runs (sizes, backend); true when the run should
+/// go on (not check_options_only).
+bool options_ok(const bench_args& args) {
+  if (!args.sizes.empty()) parse_sizes(args.sizes);
+  backend::resolve_backend(args.backend);
+  return !check_options_only;
+}
+
 bool on_gpu(const bench_args& args) {
   return backend::resolve_backend(args.backend) == backend::backend_kind::gpu;
 }
@@ -48,20 +80,21 @@ bench::run_config cpu_config(const bench_args& args, std::vector<std::size_t> de
 }
 
 /// Prints the tables and writes the files asked for; fails when an output was wrong.
-void finish(const std::vector<bench::report>& reports, const bench_args& args) {
+void finish(const std::vector<bench::report>& reports, bench_outputs& outputs) {
   bool verified = true;
   for (std::size_t i = 0; i < reports.size(); ++i) {
     if (i) std::cout << "\n";
     reports[i].print_table(std::cout);
     verified = verified && reports[i].all_verified();
   }
-  if (!args.json_path.empty()) bench::write_json(args.json_path, reports);
-  if (!args.csv_path.empty()) bench::write_csv(args.csv_path, reports);
+  outputs.write(reports);
   if (!verified)
     throw std::runtime_error("some outputs did not match the reference (marked in the table)");
 }
 
 void run_merge_bench(const bench_args& args) {
+  if (!options_ok(args)) return;
+  bench_outputs outputs(args);
   if (on_gpu(args)) {
     bench::gpu_merge_config config = bench::gpu_merge_defaults(args.quick);
     config.sizes = sizes_or(args, config.sizes);
@@ -70,28 +103,37 @@ void run_merge_bench(const bench_args& args) {
     std::optional<cuda::merge_tuning> tuning;
     if (!args.tuning_path.empty()) tuning = cuda::load_merge_tuning(args.tuning_path);
     config.tuning = tuning ? &*tuning : nullptr;
-    return finish(bench::run_gpu_merge_bench(config), args);
+    return finish(bench::run_gpu_merge_bench(config), outputs);
   }
   finish({bench::run_merge_bench(cpu_config(args, bench::default_merge_sizes(args.quick)),
                                  bench::cpu_merge_contenders())},
-         args);
+         outputs);
 }
 
 void run_sort_bench(const bench_args& args) {
+  if (!options_ok(args)) return;
+  bench_outputs outputs(args);
   if (on_gpu(args)) {
     bench::gpu_sort_config config = bench::gpu_sort_defaults(args.quick);
     config.sizes = sizes_or(args, config.sizes);
     config.show_progress = !args.quiet;
-    return finish(bench::run_gpu_sort_bench(config), args);
+    return finish(bench::run_gpu_sort_bench(config), outputs);
   }
   finish({bench::run_sort_bench(cpu_config(args, bench::default_sort_sizes(args.quick)),
                                 bench::cpu_sort_contenders())},
-         args);
+         outputs);
 }
 
 /// The study's iteration on stand-ins of its matrices: the GPU report, then (unless the GPU was
 /// asked for by name) the CPU one.
 void run_spmv_scan_bench(const bench_args& args) {
+  if (!args.sizes.empty())
+    throw std::invalid_argument(
+        "--sizes does not apply to bench spmv-scan: its sizes are the matrices' (choose them with "
+        "--matrices)");
+  for (const std::string& name : args.matrices) data::find_matrix(name);
+  if (!options_ok(args)) return;
+  bench_outputs outputs(args);
   std::vector<std::string> names =
       args.matrices.empty() ? bench::default_spmv_matrices(args.quick) : args.matrices;
   std::vector<bench::report> reports;
@@ -103,20 +145,33 @@ void run_spmv_scan_bench(const bench_args& args) {
   }
   if (args.backend != "gpu")
     reports.push_back(bench::run_cpu_spmv_scan_bench(cpu_config(args, {}), names));
-  finish(reports, args);
+  finish(reports, outputs);
 }
 
 /// 100M f32 values by mean segment length: corank vs CUB's scan-by-key (GPU only).
 void run_segmented_scan_bench(const bench_args& args) {
-  backend::resolve_backend("gpu");  // says why when there is no GPU
+  const std::string gpu_only =
+      "bench segmented-scan runs on the GPU only (corank's segmented scan against CUB's "
+      "scan-by-key; no CPU version)";
+  if (args.backend == "cpu") throw std::invalid_argument(gpu_only + ": use --backend gpu");
+  if (args.sizes.size() > 1)
+    throw std::invalid_argument("bench segmented-scan takes one size (--sizes N: the items)");
+  if (!args.sizes.empty()) parse_sizes(args.sizes);
+  if (backend::resolve_backend(args.backend) != backend::backend_kind::gpu)
+    throw std::runtime_error(gpu_only + "; no usable GPU here: " + backend::query_gpu().name);
+  if (check_options_only) return;
+  bench_outputs outputs(args);
   bench::gpu_scan_bench_config config = bench::gpu_scan_defaults(args.quick);
   if (!args.sizes.empty()) config.n = parse_size(args.sizes.front());
   config.show_progress = !args.quiet;
-  finish({bench::run_gpu_segmented_scan_bench(config)}, args);
+  finish({bench::run_gpu_segmented_scan_bench(config)}, outputs);
 }
 
 /// Every experiment; one JSON document with the machine, the versions and every row.
 void run_all(const bench_args& args) {
+  for (const std::string& name : args.matrices) data::find_matrix(name);
+  if (!options_ok(args)) return;
+  bench_outputs outputs(args);
   bench::suite_config config;
   config.gpu = args.backend != "cpu" && on_gpu(args);
   config.quick = args.quick;
@@ -138,8 +193,7 @@ void run_all(const bench_args& args) {
   std::string failures;
   for (const std::string& f : result.failures) failures += (failures.empty() ? "" : "; ") + f;
   if (!failures.empty()) run["failures"] = failures;
-  if (!args.json_path.empty()) bench::write_json(args.json_path, result.reports, run);
-  if (!args.csv_path.empty()) bench::write_csv(args.csv_path, result.reports);
+  outputs.write(result.reports, run);
   if (!args.quiet)
     std::fprintf(stderr, "corank bench all: %zu experiments in %.1f s%s\n", result.reports.size(),
                  seconds, config.gpu ? "" : " (CPU only)");
@@ -154,6 +208,7 @@ CLI::App* add_experiment(CLI::App& bench, const std::string& name, const std::st
   cmd->add_option("--sizes", args->sizes, "Sizes (items per input), e.g. 1K 10M 100M")
       ->delimiter(',');
   cmd->add_option("--threads", args->threads, "CPU threads (0: OMP_NUM_THREADS or all cores)")
+      ->check(non_negative())
       ->capture_default_str();
   cmd->add_option("--json", args->json_path, "Write the results as JSON to this file");
   cmd->add_option("--csv", args->csv_path, "Write the results as CSV to this file");

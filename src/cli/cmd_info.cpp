@@ -4,7 +4,6 @@
 
 #include "backend/gpu.hpp"
 #include "cli/commands.hpp"
-#include "corank/config.hpp"
 #include "corank/cpu/options.hpp"
 
 namespace corank::cli {
@@ -13,7 +12,7 @@ void add_info_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("info", "Version, backends compiled in, GPU found or not");
   cmd->callback([] {
     const backend::gpu_info gpu = backend::query_gpu();
-    std::printf("corank %s\n", CORANK_VERSION_STRING);
+    std::printf("corank %s\n", version());
     std::printf("cpu backend : OpenMP, %d threads\n", cpu::detail::max_threads());
     std::printf("cuda backend: %s\n", gpu.compiled ? "compiled in" : "not compiled in");
     if (gpu.available)

@@ -1,9 +1,9 @@
 // corank tune merge: sweep the GPU merge kernels' parameters on this GPU, print the best per size,
 // optionally save them as a tuning file for `corank merge/bench merge --tuning FILE`.
 #include <CLI/CLI.hpp>
-#include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "corank/cuda/tuning/merge_table.hpp"
 #include "gpu_merge_tune.hpp"
+#include "io/output_file.hpp"
 
 namespace corank::cli {
 namespace {
@@ -36,21 +37,21 @@ void run_tune_merge(const tune_args& args) {
   }
   config.repeats = args.repeats;
   config.progress = !args.quiet;
+  if (check_options_only) return;
   const backend::gpu_info gpu = backend::query_gpu();
-  if (!gpu.available)
-    throw std::runtime_error("corank tune merge needs a CUDA GPU: " + gpu.name);
+  if (!gpu.available) throw std::runtime_error("corank tune merge needs a CUDA GPU: " + gpu.name);
   // Open the file first: a bad path should not cost a sweep.
-  std::ofstream file;
-  if (!args.save_path.empty()) {
-    file.open(args.save_path);
-    if (!file) throw std::runtime_error("cannot write the tuning file '" + args.save_path + "'");
-  }
+  std::unique_ptr<io::output_file> file;
+  if (!args.save_path.empty()) file = std::make_unique<io::output_file>(args.save_path);
   const cuda::merge_tuning table = bench::run_gpu_merge_tune(config, std::cout);
   if (file) {
-    write_merge_tuning(file, table,
-                       "written by corank tune merge on " + gpu.name +
-                           "\nuse: corank merge|bench merge --tuning FILE, or merge_options::tuning");
-    if (!file.flush()) throw std::runtime_error("writing '" + args.save_path + "' failed");
+    std::ostringstream text;
+    write_merge_tuning(
+        text, table,
+        "written by corank tune merge on " + gpu.name +
+            "\nuse: corank merge|bench merge --tuning FILE, or merge_options::tuning");
+    file->write(text.str());
+    file->commit();
     std::cout << "saved " << table.entries().size() << " entries to " << args.save_path << "\n";
   }
 }
@@ -72,6 +73,7 @@ void add_tune_command(CLI::App& app) {
   merge->add_option("--save", args->save_path,
                     "Write the best configurations as a tuning file (for --tuning FILE)");
   merge->add_option("--repeats", args->repeats, "Timed runs per configuration (0: by size)")
+      ->check(non_negative())
       ->capture_default_str();
   merge->add_flag("-q,--quiet", args->quiet, "No progress on stderr");
   merge->callback([args] { run_tune_merge(*args); });

@@ -12,7 +12,9 @@ void add_key_file_options(CLI::App* cmd, key_file_options& opts) {
       ->capture_default_str();
   cmd->add_option("-b,--backend", opts.backend, "cpu|gpu|auto")->capture_default_str();
   cmd->add_option("--threads", opts.threads, "CPU threads (0: OMP_NUM_THREADS or all cores)")
+      ->check(non_negative())
       ->capture_default_str();
+  add_progress_options(cmd, opts.quiet, opts.progress);
 }
 
 }  // namespace corank::cli

@@ -37,18 +37,25 @@ inline order parse_order(std::string_view s) {
 }
 
 namespace detail {
+/// The values of distribution `d`: low and high split the range at its middle, low = [lo, mid],
+/// high = [mid + 1, hi]. The middle is computed in the unsigned type: hi - lo overflows a signed
+/// one (i32: [INT_MIN, -1] and [0, INT_MAX]).
 template <class T>
 std::pair<T, T> value_range(distribution d) {
-  T lo, hi;
   if constexpr (std::is_floating_point_v<T>) {
-    lo = T(-1e6), hi = T(1e6);
+    const T lo = T(-1e6), hi = T(1e6);
+    if (d == distribution::low) return {lo, T(0)};
+    if (d == distribution::high)
+      return {T(0), hi};  // uniform_real_distribution: [lo, 0) ends before 0
+    return {lo, hi};
   } else {
-    lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+    using U = std::make_unsigned_t<T>;
+    const T lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+    const T mid = T(U(lo) + (U(hi) - U(lo)) / 2);  // modular: exact for signed and unsigned
+    if (d == distribution::low) return {lo, mid};
+    if (d == distribution::high) return {T(mid + 1), hi};
+    return {lo, hi};
   }
-  const T mid = std::is_floating_point_v<T> ? T(0) : T(lo + (hi - lo) / 2);
-  if (d == distribution::low) return {lo, mid};
-  if (d == distribution::high) return {T(mid + (std::is_floating_point_v<T> ? T(0) : T(1))), hi};
-  return {lo, hi};
 }
 }  // namespace detail
 

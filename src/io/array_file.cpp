@@ -1,110 +1,157 @@
 #include "io/array_file.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <memory>
-#include <system_error>
 #include <type_traits>
+#include <utility>
 
 #include "io/element_type.hpp"
+#include "io/text_input.hpp"
 
 namespace corank::io {
 namespace {
 
 std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
 
-std::string errno_text() { return std::strerror(errno); }
+template <class T>
+constexpr std::string_view type_name() {
+  if constexpr (std::is_same_v<T, std::uint32_t>) return "u32";
+  if constexpr (std::is_same_v<T, std::int32_t>) return "i32";
+  if constexpr (std::is_same_v<T, std::uint64_t>) return "u64";
+  if constexpr (std::is_same_v<T, std::int64_t>) return "i64";
+  if constexpr (std::is_same_v<T, float>) return "f32";
+  return "f64";
+}
 
 struct file_closer {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
 using file_ptr = std::unique_ptr<std::FILE, file_closer>;
 
-file_ptr open_for_reading(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw file_error("cannot read " + quoted(path) + ": it is a directory");
+/// Opens for reading; `bytes` gets the size of a regular file, -1 for a stream (pipe, device).
+file_ptr open_for_reading(const std::filesystem::path& path, long long& bytes) {
   file_ptr f(std::fopen(path.c_str(), "rb"));
-  if (!f) throw file_error("cannot open " + quoted(path) + ": " + errno_text());
+  if (!f) throw file_error("cannot open " + quoted(path) + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(::fileno(f.get()), &st) != 0)
+    throw file_error("cannot read " + quoted(path) + ": " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw file_error("cannot read " + quoted(path) + ": it is a directory");
+  bytes = S_ISREG(st.st_mode) ? static_cast<long long>(st.st_size) : -1;
   return f;
 }
 
-// NaN is not ordered, so no sorted array can hold one; seeing one usually means the file holds
-// another type than --type says.
+/// Plain text of numbers: only digits, signs, points, exponents and whitespace, with a digit and
+/// a line break. Raw binary keys look like this by accident only when crafted to.
+bool looks_like_text(const char* bytes, std::size_t size) {
+  bool digit = false, newline = false;
+  for (std::size_t i = 0; i < size; ++i) {
+    const char c = bytes[i];
+    digit = digit || (c >= '0' && c <= '9');
+    newline = newline || c == '\n';
+    if (!std::strchr("0123456789+-.eE \t\r\n", c) || c == '\0') return false;
+  }
+  return digit && newline;
+}
+
 template <class T>
-void reject_nan(const std::filesystem::path& path, const std::vector<T>& values) {
+std::vector<T> read_binary(const std::filesystem::path& path) {
+  long long bytes = 0;
+  file_ptr f = open_for_reading(path, bytes);
+  std::vector<T> values;
+  std::size_t got_bytes = 0;
+  const auto read_into = [&](std::size_t at_most_bytes) {
+    auto* dst = reinterpret_cast<char*>(values.data()) + got_bytes;
+    const std::size_t n = std::fread(dst, 1, at_most_bytes, f.get());
+    got_bytes += n;
+    if (n < at_most_bytes && std::ferror(f.get()))
+      throw file_error("error reading " + quoted(path) + ": " + std::strerror(errno));
+    return n;
+  };
+  const std::string what = "the keys of " + quoted(path);
+  if (bytes >= 0) {
+    resize_for(values, (std::size_t(bytes) + sizeof(T) - 1) / sizeof(T), what);
+    read_into(std::size_t(bytes));
+  } else {  // a stream: read until its end, growing
+    for (std::size_t chunk = std::size_t(1) << 16;;
+         chunk = std::min(chunk * 2, std::size_t(1) << 28)) {
+      resize_for(values, (got_bytes + chunk) / sizeof(T) + 1, what);
+      if (read_into(chunk) < chunk) break;
+    }
+    bytes = static_cast<long long>(got_bytes);
+  }
+  if (got_bytes != std::size_t(bytes))
+    throw file_error("short read from " + quoted(path) + ": " + std::to_string(got_bytes) + " of " +
+                     std::to_string(bytes) + " bytes");
+  const char* raw = reinterpret_cast<const char*>(values.data());
+  const bool textual = looks_like_text(raw, std::min<std::size_t>(got_bytes, 1024));
+  const std::string text_hint = " looks like text (numbers on lines), not raw binary " +
+                                std::string(type_name<T>()) + " keys: use --format text";
+  if (got_bytes % sizeof(T) != 0)
+    throw file_error(quoted(path) + " holds " + std::to_string(got_bytes) +
+                     " bytes, not a multiple of the element size " + std::to_string(sizeof(T)) +
+                     (textual ? "; it" + text_hint : " (wrong --type, or a truncated file?)"));
+  if (textual) throw file_error(quoted(path) + text_hint);
+  values.resize(got_bytes / sizeof(T));
   if constexpr (std::is_floating_point_v<T>) {
     for (std::size_t i = 0; i < values.size(); ++i)
       if (std::isnan(values[i]))
         throw file_error(quoted(path) + ": element " + std::to_string(i) +
                          " is NaN (NaN cannot be ordered; is the file really of this --type?)");
   }
-}
-
-template <class T>
-std::vector<T> read_binary(const std::filesystem::path& path) {
-  file_ptr f = open_for_reading(path);
-  if (std::fseek(f.get(), 0, SEEK_END) != 0)
-    throw file_error("cannot seek in " + quoted(path) + ": " + errno_text());
-  const long bytes = std::ftell(f.get());
-  if (bytes < 0) throw file_error("cannot size " + quoted(path) + ": " + errno_text());
-  std::rewind(f.get());
-  if (bytes % long(sizeof(T)) != 0)
-    throw file_error(quoted(path) + " holds " + std::to_string(bytes) +
-                     " bytes, not a multiple of the element size " + std::to_string(sizeof(T)) +
-                     " (wrong --type, or a truncated file?)");
-  std::vector<T> values(std::size_t(bytes) / sizeof(T));
-  if (std::fread(values.data(), sizeof(T), values.size(), f.get()) != values.size())
-    throw file_error("short read from " + quoted(path));
   return values;
 }
 
 template <class T>
-std::vector<T> read_text(const std::filesystem::path& path) {
-  file_ptr probe = open_for_reading(path);  // for the error message of a missing file
-  probe.reset();
-  std::ifstream in(path);
-  if (!in) throw file_error("cannot open " + quoted(path));
+std::vector<T> read_text(line_reader& in) {
   std::vector<T> values;
-  std::string line;
-  for (std::size_t line_no = 1; std::getline(in, line); ++line_no) {
-    std::size_t begin = line.find_first_not_of(" \t\r");
-    if (begin == std::string::npos) continue;  // blank lines are allowed
-    std::size_t end = line.find_last_not_of(" \t\r") + 1;
-    const char* first = line.data() + begin;
-    const char* last = line.data() + end;
-    if (*first == '+') ++first;  // from_chars does not take a leading '+'
+  if (const std::size_t hint = in.size_hint())
+    values.reserve(std::min<std::size_t>(hint / 2, 1 << 20));
+  std::string_view line;
+  while (in.next(line)) {
+    const std::size_t begin = line.find_first_not_of(" \t\r");
+    if (begin == std::string_view::npos) continue;  // blank lines are allowed
+    const std::string_view token = line.substr(begin, line.find_last_not_of(" \t\r") + 1 - begin);
     T value{};
-    const auto [ptr, ec] = std::from_chars(first, last, value);
-    if (ec == std::errc::result_out_of_range)
-      throw file_error(quoted(path) + ":" + std::to_string(line_no) + ": '" +
-                       line.substr(begin, end - begin) + "' is out of range for this --type");
-    if (ec != std::errc() || ptr != last)
-      throw file_error(quoted(path) + ":" + std::to_string(line_no) + ": '" +
-                       line.substr(begin, end - begin) + "' is not a number of this --type");
-    values.push_back(value);
+    switch (parse_number(token, value)) {
+      case number_status::out_of_range:
+        in.fail(shown(token) + " is out of range for " + std::string(type_name<T>()));
+      case number_status::invalid:
+        in.fail(shown(token) + " is not a number of type " + std::string(type_name<T>()));
+      case number_status::ok:
+        break;
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(value)) in.fail(shown(token) + " is NaN (NaN cannot be ordered)");
+    }
+    try {
+      values.push_back(value);
+    } catch (const std::bad_alloc&) {
+      out_of_memory(double(values.size()) * 2 * sizeof(T), "the numbers of " + in.name());
+    }
   }
-  if (in.bad()) throw file_error("error reading " + quoted(path));
   return values;
 }
 
 template <class T>
-void write_text(std::FILE* f, const T* data, std::size_t count) {
-  char buffer[64];
+void write_text(output_file& out, const T* data, std::size_t count) {
+  char buffer[1 << 14];
+  std::size_t used = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer - 1, data[i]);
-    (void)ec;  // 64 characters hold any of our types
-    *end++ = '\n';
-    if (std::fwrite(buffer, 1, std::size_t(end - buffer), f) != std::size_t(end - buffer))
-      throw file_error("write failed: " + errno_text());
+    if (used + 64 > sizeof buffer) out.write(buffer, std::exchange(used, 0));
+    const auto end = std::to_chars(buffer + used, buffer + sizeof buffer - 1, data[i]).ptr;
+    *end = '\n';  // 64 characters hold any of our types
+    used = std::size_t(end + 1 - buffer);
   }
+  out.write(buffer, used);
 }
 
 }  // namespace
@@ -115,53 +162,69 @@ file_format parse_file_format(std::string_view name) {
   throw std::invalid_argument("unknown format '" + std::string(name) + "' (binary|text)");
 }
 
+std::string human_bytes(double bytes) {
+  char text[32];
+  if (bytes >= 1e9)
+    std::snprintf(text, sizeof text, "%.1f GB", bytes / 1e9);
+  else if (bytes >= 1e6)
+    std::snprintf(text, sizeof text, "%.1f MB", bytes / 1e6);
+  else
+    std::snprintf(text, sizeof text, "%.0f bytes", bytes);
+  return text;
+}
+
+/// What the kernel says can be had now without swapping others out (MemAvailable), plus free
+/// swap; the physical memory where /proc/meminfo is missing.
+double available_memory_bytes() {
+  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char line[256];
+    double available_kb = -1, swap_free_kb = 0;
+    while (std::fgets(line, sizeof line, f)) {
+      double kb = 0;
+      if (std::sscanf(line, "MemAvailable: %lf kB", &kb) == 1) available_kb = kb;
+      if (std::sscanf(line, "SwapFree: %lf kB", &kb) == 1) swap_free_kb = kb;
+    }
+    std::fclose(f);
+    if (available_kb >= 0) return (available_kb + swap_free_kb) * 1024;
+  }
+  return double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGESIZE));
+}
+
+void check_memory(double bytes, const std::string& what) {
+  const double available = available_memory_bytes();
+  if (available > 0 && bytes > available)
+    throw file_error("out of memory: " + what + " need " + human_bytes(bytes) + ", more than the " +
+                     human_bytes(available) + " available");
+}
+
+void out_of_memory(double bytes, const std::string& what) {
+  throw file_error("out of memory: " + what + " need " + human_bytes(bytes) +
+                   ", which could not be allocated");
+}
+
 template <class T>
 std::vector<T> read_array(const std::filesystem::path& path, file_format format) {
-  std::vector<T> values = format == file_format::binary ? read_binary<T>(path) : read_text<T>(path);
-  reject_nan(path, values);
-  return values;
+  if (format == file_format::binary) return read_binary<T>(path);
+  line_reader in(file_source(path, quoted(path)), quoted(path));
+  return read_text<T>(in);
 }
 
 template <class T>
-void write_array(const std::filesystem::path& path, const T* data, std::size_t count,
-                 file_format format) {
-  write_atomically(path, [&](std::FILE* f) {
-    if (format == file_format::text) return write_text(f, data, count);
-    if (count && std::fwrite(data, sizeof(T), count, f) != count)
-      throw file_error("write failed: " + errno_text());
-  });
+std::vector<T> parse_text_array(std::string_view text, const std::string& name) {
+  line_reader in(memory_source(text), name);
+  return read_text<T>(in);
 }
 
-void write_atomically(const std::filesystem::path& path,
-                      const std::function<void(std::FILE*)>& write) {
-  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
-  std::string tmp = (dir / ("." + path.filename().string() + ".corank-XXXXXX")).string();
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0)
-    throw file_error("cannot create a temporary file in " + quoted(dir) + ": " + errno_text());
-  file_ptr f(::fdopen(fd, "wb"));
-  if (!f) {
-    ::close(fd);
-    std::remove(tmp.c_str());
-    throw file_error("cannot open temporary file " + quoted(std::filesystem::path(tmp)) + ": " + errno_text());
-  }
-  try {
-    write(f.get());
-    if (std::fflush(f.get()) != 0 || ::fsync(fd) != 0)
-      throw file_error("cannot write " + quoted(path) + ": " + errno_text());
-    f.reset();
-    if (std::rename(tmp.c_str(), path.c_str()) != 0)
-      throw file_error("cannot rename the output into " + quoted(path) + ": " + errno_text());
-  } catch (...) {
-    f.reset();
-    std::remove(tmp.c_str());
-    throw;
-  }
+template <class T>
+void write_array(output_file& out, const T* data, std::size_t count, file_format format) {
+  if (format == file_format::text) return write_text(out, data, count);
+  out.write(data, count * sizeof(T));
 }
 
 #define CORANK_INSTANTIATE(T, tag)                                                   \
-  template std::vector<T> read_array<T>(const std::filesystem::path&, file_format); \
-  template void write_array<T>(const std::filesystem::path&, const T*, std::size_t, file_format);
+  template std::vector<T> read_array<T>(const std::filesystem::path&, file_format);  \
+  template std::vector<T> parse_text_array<T>(std::string_view, const std::string&); \
+  template void write_array<T>(output_file&, const T*, std::size_t, file_format);
 CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
 #undef CORANK_INSTANTIATE
 

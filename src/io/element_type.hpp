@@ -34,12 +34,18 @@ struct type_tag {
 template <class F>
 decltype(auto) dispatch(element_type t, F&& f) {
   switch (t) {
-    case element_type::u32: return f(type_tag<std::uint32_t>{});
-    case element_type::i32: return f(type_tag<std::int32_t>{});
-    case element_type::u64: return f(type_tag<std::uint64_t>{});
-    case element_type::i64: return f(type_tag<std::int64_t>{});
-    case element_type::f32: return f(type_tag<float>{});
-    case element_type::f64: break;
+    case element_type::u32:
+      return f(type_tag<std::uint32_t>{});
+    case element_type::i32:
+      return f(type_tag<std::int32_t>{});
+    case element_type::u64:
+      return f(type_tag<std::uint64_t>{});
+    case element_type::i64:
+      return f(type_tag<std::int64_t>{});
+    case element_type::f32:
+      return f(type_tag<float>{});
+    case element_type::f64:
+      break;
   }
   return f(type_tag<double>{});
 }

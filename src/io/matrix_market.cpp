@@ -1,12 +1,15 @@
 #include "io/matrix_market.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
+#include <new>
+
+#include "io/array_file.hpp"
+#include "io/output_file.hpp"
+#include "io/text_input.hpp"
 
 namespace corank::io {
 namespace {
@@ -14,49 +17,31 @@ namespace {
 enum class field { real, integer, pattern };
 enum class symmetry { general, symmetric, skew_symmetric };
 
-/// Splits the text into lines and numbers them; every error names the current one.
-class line_reader {
- public:
-  line_reader(std::string_view text, const std::string& name) : text_(text), name_(name) {}
-
-  bool next(std::string_view& line) {
-    if (pos_ >= text_.size()) return false;
-    const std::size_t end = std::min(text_.find('\n', pos_), text_.size());
-    line = text_.substr(pos_, end - pos_);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    pos_ = end + 1;
-    ++line_no_;
-    return true;
-  }
-
-  [[noreturn]] void fail(const std::string& what) const {
-    throw file_error(name_ + ":" + std::to_string(line_no_) + ": " + what);
-  }
-  std::size_t line_no() const { return line_no_; }
-
- private:
-  std::string_view text_;
-  const std::string& name_;
-  std::size_t pos_ = 0, line_no_ = 0;
-};
-
 bool is_blank(std::string_view line) {
   return std::all_of(line.begin(), line.end(),
                      [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; });
 }
 
-/// Whitespace-separated tokens of a line.
-std::vector<std::string_view> tokens(std::string_view line) {
-  std::vector<std::string_view> out;
+/// The first (up to) 5 whitespace-separated words of a line, and how many there are in all.
+struct words {
+  std::array<std::string_view, 5> at;
+  std::size_t count = 0;
+};
+
+words split(std::string_view line) {
+  words w;
   std::size_t i = 0;
   while (i < line.size()) {
     while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
     std::size_t j = i;
     while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
-    if (j > i) out.push_back(line.substr(i, j - i));
+    if (j > i) {
+      if (w.count < w.at.size()) w.at[w.count] = line.substr(i, j - i);
+      ++w.count;
+    }
     i = j;
   }
-  return out;
+  return w;
 }
 
 std::string lower(std::string_view s) {
@@ -65,38 +50,37 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-std::string shown(std::string_view token) {
-  constexpr std::size_t max_shown = 40;
-  std::string s(token.substr(0, max_shown));
-  for (char& c : s)
-    if (!std::isprint(static_cast<unsigned char>(c))) c = '?';
-  return "'" + s + (token.size() > max_shown ? "...'" : "'");
-}
+std::string token_shown(std::string_view token) { return shown(token, 40); }
 
 std::uint64_t parse_count(std::string_view token, const char* what, const line_reader& in) {
   std::uint64_t v = 0;
-  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
-  if (ec == std::errc::result_out_of_range)
-    in.fail(std::string(what) + " " + shown(token) + " is too large");
-  if (ec != std::errc() || end != token.data() + token.size())
-    in.fail(std::string(what) + " " + shown(token) + " is not a non-negative integer");
+  const number_status status = token.empty() || token[0] == '+' || token[0] == '-'
+                                   ? number_status::invalid
+                                   : parse_number(token, v);
+  if (status == number_status::out_of_range)
+    in.fail(std::string(what) + " " + token_shown(token) + " is too large");
+  if (status != number_status::ok)
+    in.fail(std::string(what) + " " + token_shown(token) + " is not a non-negative integer");
   return v;
 }
 
-double parse_value(std::string_view token, field f, const line_reader& in) {
-  if (f == field::integer) {
-    std::int64_t v = 0;
-    const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
-    if (ec != std::errc() || end != token.data() + token.size())
-      in.fail("value " + shown(token) + " is not an integer");
-    return static_cast<double>(v);
-  }
+double parse_value(std::string_view token, field f, const matrix_market_limits& limits,
+                   const line_reader& in) {
   double v = 0;
-  const char* first = token.data();
-  if (!token.empty() && token[0] == '+') ++first;  // from_chars rejects a leading '+'
-  const auto [end, ec] = std::from_chars(first, token.data() + token.size(), v);
-  if (ec != std::errc() || end != token.data() + token.size() || !std::isfinite(v))
-    in.fail("value " + shown(token) + " is not a finite real number");
+  if (f == field::integer) {
+    std::int64_t i = 0;
+    if (parse_number(token, i) != number_status::ok)
+      in.fail("value " + token_shown(token) + " is not an integer");
+    v = static_cast<double>(i);
+  } else {
+    const number_status status = parse_number(token, v);
+    if (status == number_status::invalid || std::isnan(v))
+      in.fail("value " + token_shown(token) + " is not a finite real number");
+    if (status == number_status::out_of_range || std::isinf(v))
+      in.fail("value " + token_shown(token) + " is beyond the double range");
+  }
+  if (std::fabs(v) > limits.max_abs_value)
+    in.fail("value " + token_shown(token) + " is beyond " + limits.max_abs_value_reason);
   return v;
 }
 
@@ -108,20 +92,21 @@ struct header {
 header parse_header(line_reader& in) {
   std::string_view line;
   if (!in.next(line)) in.fail("empty file: expected a '%%MatrixMarket' header");
-  const auto t = tokens(line);
-  if (t.empty() || t[0] != "%%MatrixMarket")
+  const words t = split(line);
+  if (t.count == 0 || t.at[0] != "%%MatrixMarket")
     in.fail("expected a '%%MatrixMarket matrix coordinate <field> <symmetry>' header");
-  if (t.size() != 5)
+  if (t.count != 5)
     in.fail(
         "the header needs 4 words after %%MatrixMarket (object, format, field, symmetry), got " +
-        std::to_string(t.size() - 1));
-  if (lower(t[1]) != "matrix")
-    in.fail("object " + shown(t[1]) + " is not supported (only 'matrix')");
-  const std::string format = lower(t[2]);
+        std::to_string(t.count - 1));
+  if (lower(t.at[1]) != "matrix")
+    in.fail("object " + token_shown(t.at[1]) + " is not supported (only 'matrix')");
+  const std::string format = lower(t.at[2]);
   if (format == "array") in.fail("dense 'array' format is not supported (only 'coordinate')");
-  if (format != "coordinate") in.fail("unknown format " + shown(t[2]) + " (expected 'coordinate')");
+  if (format != "coordinate")
+    in.fail("unknown format " + token_shown(t.at[2]) + " (expected 'coordinate')");
   header h{};
-  const std::string f = lower(t[3]);
+  const std::string f = lower(t.at[3]);
   if (f == "real" || f == "double")
     h.value_field = field::real;
   else if (f == "integer")
@@ -131,8 +116,8 @@ header parse_header(line_reader& in) {
   else if (f == "complex")
     in.fail("complex matrices are not supported (real, integer or pattern)");
   else
-    in.fail("unknown field " + shown(t[3]) + " (expected real, integer or pattern)");
-  const std::string s = lower(t[4]);
+    in.fail("unknown field " + token_shown(t.at[3]) + " (expected real, integer or pattern)");
+  const std::string s = lower(t.at[4]);
   if (s == "general")
     h.sym = symmetry::general;
   else if (s == "symmetric")
@@ -142,7 +127,7 @@ header parse_header(line_reader& in) {
   else if (s == "hermitian")
     in.fail("hermitian matrices are not supported");
   else
-    in.fail("unknown symmetry " + shown(t[4]) + " (expected general or symmetric)");
+    in.fail("unknown symmetry " + token_shown(t.at[4]) + " (expected general or symmetric)");
   if (h.value_field == field::pattern && h.sym == symmetry::skew_symmetric)
     in.fail("a pattern matrix cannot be skew-symmetric");
   return h;
@@ -153,59 +138,110 @@ struct coo_entry {
   double value;
 };
 
-}  // namespace
+/// Sums the entries of each row that share a column into the first of them, keeping the file
+/// order of the rest. Rows whose columns ascend (the usual case) are only looked at.
+std::size_t sum_duplicates(csr_matrix& m) {
+  std::size_t summed = 0, write = 0;
+  std::vector<std::pair<std::int32_t, std::size_t>> by_column;  // (column, position in row)
+  std::vector<char> keep;
+  for (std::size_t r = 0; r < m.rows; ++r) {
+    const auto begin = std::size_t(m.row_offsets[r]), end = std::size_t(m.row_offsets[r + 1]);
+    bool ascending = true;
+    for (std::size_t k = begin + 1; k < end && ascending; ++k)
+      ascending = m.col_indices[k - 1] < m.col_indices[k];
+    keep.assign(end - begin, 1);
+    if (!ascending) {
+      by_column.clear();
+      for (std::size_t k = begin; k < end; ++k) by_column.push_back({m.col_indices[k], k - begin});
+      std::sort(by_column.begin(), by_column.end());  // by column, then file order
+      for (std::size_t first = 0, i = 1; i < by_column.size(); ++i) {
+        if (by_column[i].first != by_column[first].first) {
+          first = i;
+          continue;
+        }
+        m.values[begin + by_column[first].second] += m.values[begin + by_column[i].second];
+        keep[by_column[i].second] = 0;
+        ++summed;
+      }
+    }
+    m.row_offsets[r] = std::int64_t(write);
+    for (std::size_t k = begin; k < end; ++k)
+      if (keep[k - begin]) {
+        m.col_indices[write] = m.col_indices[k];
+        m.values[write] = m.values[k];
+        ++write;
+      }
+  }
+  m.row_offsets[m.rows] = std::int64_t(write);
+  m.col_indices.resize(write);
+  m.values.resize(write);
+  return summed;
+}
 
-csr_matrix parse_matrix_market(std::string_view text, const std::string& name,
-                               const matrix_market_limits& limits) {
-  line_reader in(text, name);
+csr_matrix read(line_reader& in, const matrix_market_limits& limits) {
   const header h = parse_header(in);
 
   // Comments, then the size line.
   std::string_view line;
-  std::vector<std::string_view> t;
+  words t;
   for (;;) {
     if (!in.next(line)) in.fail("truncated: expected the size line 'rows cols nonzeros'");
     if (!line.empty() && line[0] == '%') continue;
     if (is_blank(line)) continue;
-    t = tokens(line);
+    t = split(line);
     break;
   }
-  if (t.size() != 3)
-    in.fail("the size line needs 3 integers 'rows cols nonzeros', got " + std::to_string(t.size()) +
+  if (t.count != 3)
+    in.fail("the size line needs 3 integers 'rows cols nonzeros', got " + std::to_string(t.count) +
             " words");
-  const std::uint64_t rows = parse_count(t[0], "row count", in),
-                      cols = parse_count(t[1], "column count", in),
-                      declared = parse_count(t[2], "non-zero count", in);
+  const std::uint64_t rows = parse_count(t.at[0], "row count", in),
+                      cols = parse_count(t.at[1], "column count", in),
+                      declared = parse_count(t.at[2], "non-zero count", in);
   if (rows > limits.max_dimension || cols > limits.max_dimension)
     in.fail("dimensions " + std::to_string(rows) + " x " + std::to_string(cols) +
-            " exceed the limit of " + std::to_string(limits.max_dimension));
+            " exceed the limit of " + std::to_string(limits.max_dimension) +
+            " (row and column indices are 32-bit)");
   if (h.sym != symmetry::general && rows != cols)
     in.fail("a symmetric matrix must be square, this one is " + std::to_string(rows) + " x " +
             std::to_string(cols));
-  if (declared > rows * cols)  // both below 2^31: no overflow
+  if (declared > rows * cols)  // both below 2^32: no overflow
     in.fail("non-zero count " + std::to_string(declared) + " exceeds rows x cols");
 
-  // Entries. Reserve no more than the text can hold (at least 4 bytes an entry).
+  // The CSR's row offsets are needed whatever the entries: check them before reading those.
+  const std::string what = in.name() + " (" + std::to_string(rows) + " x " + std::to_string(cols) +
+                           ", " + std::to_string(declared) + " entries)";
+  check_memory(double(rows + 1) * sizeof(std::int64_t), "the row offsets of " + what);
+
+  // Entries. The size line is not trusted: reserve no more than the input can hold (4 bytes an
+  // entry at least, "1 1\n"), and grow as entries arrive.
   std::vector<coo_entry> entries;
-  entries.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(declared, text.size() / 4 + 1)));
+  const std::size_t mirrored = h.sym == symmetry::general ? 1 : 2;
+  const std::uint64_t can_hold = in.size_hint() ? in.size_hint() / 4 + 1 : std::uint64_t(1) << 16;
+  try {
+    entries.reserve(std::size_t(std::min(declared, can_hold)) * mirrored);
+  } catch (const std::bad_alloc&) {
+    out_of_memory(double(std::min(declared, can_hold)) * mirrored * sizeof(coo_entry),
+                  "the entries of " + what);
+  }
   const std::size_t want_words = h.value_field == field::pattern ? 2 : 3;
   std::uint64_t seen = 0;
   while (in.next(line)) {
     if ((!line.empty() && line[0] == '%') || is_blank(line)) continue;
     if (seen == declared)
       in.fail("more entries than the " + std::to_string(declared) + " declared on the size line");
-    t = tokens(line);
-    if (t.size() != want_words)
+    t = split(line);
+    if (t.count != want_words)
       in.fail("entry needs " + std::to_string(want_words) + " words (" +
               (want_words == 2 ? "row col" : "row col value") + "), got " +
-              std::to_string(t.size()));
-    const std::uint64_t r = parse_count(t[0], "row index", in),
-                        c = parse_count(t[1], "column index", in);
+              std::to_string(t.count));
+    const std::uint64_t r = parse_count(t.at[0], "row index", in),
+                        c = parse_count(t.at[1], "column index", in);
     if (r < 1 || r > rows)
       in.fail("row index " + std::to_string(r) + " is out of range 1.." + std::to_string(rows));
     if (c < 1 || c > cols)
       in.fail("column index " + std::to_string(c) + " is out of range 1.." + std::to_string(cols));
-    const double v = h.value_field == field::pattern ? 1.0 : parse_value(t[2], h.value_field, in);
+    const double v =
+        h.value_field == field::pattern ? 1.0 : parse_value(t.at[2], h.value_field, limits, in);
     const auto row = static_cast<std::int32_t>(r - 1), col = static_cast<std::int32_t>(c - 1);
     if (h.sym != symmetry::general && col > row)
       in.fail("entry (" + std::to_string(r) + ", " + std::to_string(c) +
@@ -213,63 +249,85 @@ csr_matrix parse_matrix_market(std::string_view text, const std::string& name,
     if (h.sym == symmetry::skew_symmetric && col == row)
       in.fail("a skew-symmetric matrix has no diagonal entries, got (" + std::to_string(r) + ", " +
               std::to_string(c) + ")");
-    entries.push_back({row, col, v});
-    if (h.sym != symmetry::general && col != row)
-      entries.push_back({col, row, h.sym == symmetry::skew_symmetric ? -v : v});
+    try {
+      entries.push_back({row, col, v});
+      if (h.sym != symmetry::general && col != row)
+        entries.push_back({col, row, h.sym == symmetry::skew_symmetric ? -v : v});
+    } catch (const std::bad_alloc&) {
+      out_of_memory(double(entries.size()) * 2 * sizeof(coo_entry), "the entries of " + what);
+    }
     ++seen;
   }
   if (seen < declared)
     in.fail("truncated: " + std::to_string(seen) + " entries of the " + std::to_string(declared) +
             " declared");
 
-  // Counting sort by row: stable, so each row keeps the file order.
+  // Counting sort by row: stable, so each row keeps the file order. The offsets serve as the
+  // rows' cursors while placing, then shift back by one row (no second rows-long array).
   csr_matrix m;
   m.rows = rows;
   m.cols = cols;
-  m.row_offsets.assign(rows + 1, 0);
+  try {
+    m.row_offsets.assign(rows + 1, 0);
+    m.col_indices.resize(entries.size());
+    m.values.resize(entries.size());
+  } catch (const std::bad_alloc&) {
+    out_of_memory(double(rows + 1) * 8 + double(entries.size()) * 12, "the CSR form of " + what);
+  }
   for (const auto& e : entries) ++m.row_offsets[static_cast<std::size_t>(e.row) + 1];
   for (std::size_t r = 0; r < rows; ++r) m.row_offsets[r + 1] += m.row_offsets[r];
-  m.col_indices.resize(entries.size());
-  m.values.resize(entries.size());
-  std::vector<std::int64_t> next(m.row_offsets.begin(), m.row_offsets.end() - 1);
   for (const auto& e : entries) {
-    const auto k = static_cast<std::size_t>(next[static_cast<std::size_t>(e.row)]++);
+    const auto k = static_cast<std::size_t>(m.row_offsets[static_cast<std::size_t>(e.row)]++);
     m.col_indices[k] = e.col;
     m.values[k] = e.value;
   }
+  for (std::size_t r = rows; r > 0; --r) m.row_offsets[r] = m.row_offsets[r - 1];
+  m.row_offsets[0] = 0;
+  entries = {};
+  m.duplicates_summed = sum_duplicates(m);
   return m;
+}
+
+}  // namespace
+
+csr_matrix parse_matrix_market(std::string_view text, const std::string& name,
+                               const matrix_market_limits& limits) {
+  line_reader in(memory_source(text), name);
+  return read(in, limits);
 }
 
 csr_matrix read_matrix_market(const std::filesystem::path& path,
                               const matrix_market_limits& limits) {
   const std::string name = "'" + path.string() + "'";
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw file_error("cannot read " + name + ": it is a directory");
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw file_error("cannot open " + name);
-  std::ostringstream text;
-  text << f.rdbuf();
-  if (f.bad()) throw file_error("error reading " + name);
-  return parse_matrix_market(text.str(), name, limits);
+  line_reader in(file_source(path, name), name);
+  return read(in, limits);
+}
+
+void write_matrix_market(output_file& out, const csr_matrix& m, bool pattern,
+                         const std::string& comment) {
+  {
+    std::string text = "%%MatrixMarket matrix coordinate " +
+                       std::string(pattern ? "pattern" : "real") + " general\n";
+    if (!comment.empty()) text += "% " + comment + "\n";
+    text += std::to_string(m.rows) + " " + std::to_string(m.cols) + " " + std::to_string(m.nnz()) +
+            "\n";
+    out.write(text);
+    char line[96];
+    for (std::size_t r = 0; r < m.rows; ++r)
+      for (auto k = static_cast<std::size_t>(m.row_offsets[r]);
+           k < static_cast<std::size_t>(m.row_offsets[r + 1]); ++k) {
+        const int length =
+            pattern ? std::snprintf(line, sizeof line, "%zu %d\n", r + 1, m.col_indices[k] + 1)
+                    : std::snprintf(line, sizeof line, "%zu %d %.17g\n", r + 1,
+                                    m.col_indices[k] + 1, m.values[k]);
+        out.write(line, std::size_t(length));
+      }
+  }
 }
 
 void write_matrix_market(const std::filesystem::path& path, const csr_matrix& m, bool pattern,
                          const std::string& comment) {
-  write_atomically(path, [&](std::FILE* out) {
-    std::fprintf(out, "%%%%MatrixMarket matrix coordinate %s general\n",
-                 pattern ? "pattern" : "real");
-    if (!comment.empty()) std::fprintf(out, "%% %s\n", comment.c_str());
-    std::fprintf(out, "%zu %zu %zu\n", m.rows, m.cols, m.nnz());
-    for (std::size_t r = 0; r < m.rows; ++r)
-      for (auto k = static_cast<std::size_t>(m.row_offsets[r]);
-           k < static_cast<std::size_t>(m.row_offsets[r + 1]); ++k) {
-        if (pattern)
-          std::fprintf(out, "%zu %d\n", r + 1, m.col_indices[k] + 1);
-        else
-          std::fprintf(out, "%zu %d %.17g\n", r + 1, m.col_indices[k] + 1, m.values[k]);
-      }
-  });
+  write_atomically(path, [&](output_file& out) { write_matrix_market(out, m, pattern, comment); });
 }
 
 }  // namespace corank::io

@@ -11,73 +11,17 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_fixture.hpp"
 #include "corank/cuda/tuning/segmented_scan.cuh"
 #include "io/array_file.hpp"
 #include "support/merge_reference.hpp"
-#include "support/seeded_test.hpp"
 
+using corank::test::Cli;
+using corank::test::result;
+using corank::test::run_cli;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct result {
-  int exit_code;
-  std::string output;  // stdout and stderr together
-};
-
-result run_cli(const std::string& args) {
-  const std::string command = std::string(CORANK_CLI) + " " + args + " 2>&1";
-  result r{-1, {}};
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buffer;
-  while (std::fgets(buffer.data(), buffer.size(), pipe)) r.output += buffer.data();
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-class Cli : public corank::test::seeded_test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("corank_cli_" + std::to_string(rng()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  template <class T>
-  void write(const std::string& name, const std::vector<T>& values) {
-    std::ofstream(path(name), std::ios::binary)
-        .write(reinterpret_cast<const char*>(values.data()),
-               std::streamsize(values.size() * sizeof(T)));
-  }
-
-  void write_text(const std::string& name, const std::string& text) {
-    std::ofstream(path(name)) << text;
-  }
-
-  // Only the files we created: no output and no leftover temporary file.
-  std::vector<std::string> files() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir_))
-      names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
-  void expect_failure(const std::string& args, const std::string& message) {
-    const auto before = files();
-    const result r = run_cli(args);
-    EXPECT_NE(r.exit_code, 0) << r.output;
-    EXPECT_NE(r.output.find(message), std::string::npos)
-        << "expected '" << message << "' in: " << r.output;
-    EXPECT_EQ(files(), before) << "a failed run must leave no file behind";
-  }
-
-  fs::path dir_;
-};
 
 TEST_F(Cli, MergesBinaryFiles) {
   const auto a = corank::test::sorted_keys<std::uint32_t>(rng, 100000, 1000);

@@ -1,5 +1,6 @@
 // The Matrix Market reader against hand-written files: each header variant, each kind of error.
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -149,6 +150,69 @@ TEST(MatrixMarket, RejectsIndicesOutOfRange) {
                "above the diagonal");
   expect_error("%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 1\n2 2 1\n", 3,
                "no diagonal");
+}
+
+TEST(MatrixMarket, SumsDuplicateEntriesKeepingTheFileOrderOfTheRest) {
+  const auto m = read_text(
+      "%%MatrixMarket matrix coordinate real general\n"
+      "2 4 6\n"
+      "1 3 1\n"
+      "1 1 2\n"
+      "1 3 10\n"
+      "2 2 5\n"
+      "1 1 20\n"
+      "1 3 100\n");
+  EXPECT_EQ(m.duplicates_summed, 3u);
+  EXPECT_EQ(m.row_offsets, (std::vector<std::int64_t>{0, 2, 3}));
+  EXPECT_EQ(m.col_indices, (std::vector<std::int32_t>{2, 0, 1}));
+  EXPECT_EQ(m.values, (std::vector<double>{111, 22, 5}));
+  // Symmetric: an off-diagonal entry given twice is summed on both sides.
+  const auto s =
+      read_text("%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 1\n2 1 2\n");
+  EXPECT_EQ(dense_view(s).cells, (std::vector<std::vector<double>>{{0, 3}, {3, 0}}));
+}
+
+TEST(MatrixMarket, ReadsValuesBelowTheDoubleRangeAsZeroAndRefusesThoseAbove) {
+  const std::string h = "%%MatrixMarket matrix coordinate real general\n1 2 2\n";
+  EXPECT_EQ(read_text(h + "1 1 1e-400\n1 2 -1e-320\n").values, (std::vector<double>{0.0, -1e-320}));
+  expect_error(h + "1 1 1\n1 2 1e400\n", 4, "value '1e400' is beyond the double range");
+  expect_error(h + "1 1 1\n1 2 +-1\n", 4, "value '+-1' is not a finite real number");
+}
+
+TEST(MatrixMarket, AValueLimitNamesTheLine) {
+  corank::io::matrix_market_limits limits;
+  limits.max_abs_value = 3.4e38;
+  limits.max_abs_value_reason = "f32";
+  try {
+    corank::io::parse_matrix_market(
+        "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 -1e39\n", "'m'", limits);
+    ADD_FAILURE() << "no error";
+  } catch (const file_error& e) {
+    EXPECT_STREQ(e.what(), "'m':3: value '-1e39' is beyond f32");
+  }
+}
+
+TEST(MatrixMarket, ReadsGzipCompressedFiles) {
+  const fs::path path =
+      fs::temp_directory_path() /
+      ("corank_mm_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+       "_gz.mtx.gz");
+  const std::string text = "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 3\n";
+  gzFile f = gzopen(path.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  gzwrite(f, text.data(), unsigned(text.size()));
+  gzclose(f);
+  const auto m = corank::io::read_matrix_market(path);
+  fs::remove(path);
+  EXPECT_EQ(m.nnz(), 3u);
+  EXPECT_EQ(m.row_offsets, (std::vector<std::int64_t>{0, 1, 2, 3}));
+}
+
+TEST(MatrixMarket, TheSizeLineDoesNotDecideTheMemoryReserved) {
+  // Two billion declared entries in a 70-byte text: refused as truncated, after reserving what
+  // the text can hold, not 32 GB.
+  expect_error("%%MatrixMarket matrix coordinate real general\n65536 65536 2000000000\n1 1 1\n", 3,
+               "truncated: 1 entries of the 2000000000");
 }
 
 TEST(MatrixMarket, ReportsMissingFiles) {
