@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   cmake g++ make git ccache
   libgtest-dev libgmock-dev libbenchmark-dev
-  libcli11-dev nlohmann-json3-dev
+  libcli11-dev nlohmann-json3-dev zlib1g-dev  # zlib: .mtx.gz inputs
   clang libclang-rt-14-dev libomp-dev  # libFuzzer for the file-reader fuzzers (OpenMP for clang)
   python3-matplotlib         # figures from benchmark JSON
 )

@@ -37,6 +37,8 @@ std::vector<T> read_sorted(const std::string& path, io::file_format format) {
 
 template <class T>
 void run_merge(const merge_args& args, io::file_format format, backend::backend_kind where) {
+  io::check_readable(args.input_a);
+  io::check_readable(args.input_b);
   io::output_file out(args.output);  // a bad output fails now, not after the work
   bench::progress progress(4, show_progress(args.quiet, args.progress));
   progress.step("reading " + args.input_a);

@@ -33,6 +33,7 @@ backend::gpu_sort_algorithm parse_algorithm(const std::string& name) {
 template <class T>
 void run_sort(const sort_args& args, io::file_format format, backend::gpu_sort_algorithm algo,
               backend::backend_kind where) {
+  io::check_readable(args.input);
   io::output_file out(args.output);  // a bad output fails now, not after the work
   bench::progress progress(3, show_progress(args.quiet, args.progress));
   progress.step("reading " + args.input);

@@ -202,6 +202,13 @@ void out_of_memory(double bytes, const std::string& what) {
                    ", which could not be allocated");
 }
 
+void check_readable(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || ::access(path.c_str(), R_OK) != 0)
+    throw file_error("cannot open " + quoted(path) + ": " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw file_error("cannot read " + quoted(path) + ": it is a directory");
+}
+
 template <class T>
 std::vector<T> read_array(const std::filesystem::path& path, file_format format) {
   if (format == file_format::binary) return read_binary<T>(path);

@@ -33,6 +33,10 @@ std::vector<T> read_array(const std::filesystem::path& path, file_format format)
 template <class T>
 std::vector<T> parse_text_array(std::string_view text, const std::string& name);
 
+/// Throws the file_error reading `path` would ("cannot open 'x': No such file or directory", "it is
+/// a directory") without opening it (a FIFO would block): for checking inputs before the output.
+void check_readable(const std::filesystem::path& path);
+
 template <class T>
 void write_array(output_file& out, const T* data, std::size_t count, file_format format);
 

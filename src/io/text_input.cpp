@@ -17,7 +17,7 @@ class memory_bytes final : public byte_source {
   explicit memory_bytes(std::string_view text) : text_(text) {}
   std::size_t read(char* buffer, std::size_t size) override {
     const std::size_t n = std::min(size, text_.size() - pos_);
-    std::memcpy(buffer, text_.data() + pos_, n);
+    if (n) std::memcpy(buffer, text_.data() + pos_, n);
     pos_ += n;
     return n;
   }
@@ -114,7 +114,7 @@ bool line_reader::next(std::string_view& line) {
       }
       const std::size_t grown = capacity_ ? 2 * capacity_ : std::size_t(64) << 10;
       std::unique_ptr<char[]> bigger(new char[grown]);
-      std::memcpy(bigger.get(), buffer_.get(), end_);
+      if (end_) std::memcpy(bigger.get(), buffer_.get(), end_);
       buffer_ = std::move(bigger);
       capacity_ = grown;
     }
