@@ -1,5 +1,5 @@
 // Tuning constants of the CPU backend, kept apart from the algorithms. Measured on the 2-core
-// development machine; see docs/PERFORMANCE.md.
+// development machine; measurements in docs/notes/cpu.md.
 #pragma once
 
 #include <cstddef>

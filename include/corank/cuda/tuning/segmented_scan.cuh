@@ -4,7 +4,8 @@
 // A tile is threads x items elements. Items per thread are odd so that each thread's run of items
 // in shared memory (stride `items` words) is free of bank conflicts; the tile's bytes are a
 // multiple of 16 so every full tile is read and written in whole 16-byte vectors.
-// Chosen on an H100 (CUDA 13.0); see docs/PERFORMANCE.md ("Segmented scan").
+// Chosen on an H100 (CUDA 13.0): measurements in docs/notes/tuning.md, history in
+// docs/notes/segmented_scan.md.
 #pragma once
 
 #include <cstddef>
@@ -33,9 +34,8 @@ struct segmented_scan_policy {
 };
 
 /// The pass that finds each tile's first segment head runs from this many waves of tiles (tiles
-/// over SMs x min_blocks) up. H100, spmv stand-ins (scaled f32 tiles): with the pass, webbase-1M
-/// (1.01 waves) 0.0182 -> 0.0200 ms, cop20k_A (0.85) 0.0152 -> 0.0168, while cant (1.30 waves)
-/// 0.0227 -> 0.0214, pwtk (3.8) 0.0715 -> 0.0675 and 100M plain scans 2-8% faster.
+/// over SMs x min_blocks) up: below, its launch costs more than the searches it takes off the
+/// tiles.
 struct segmented_scan_head_pass {
   static constexpr double from_waves = 1.2;
 };
@@ -44,16 +44,8 @@ struct segmented_scan_head_pass {
 /// `steps_per_pass` steps on each staged tile (temporal blocking: the 12 bytes per f32 element
 /// move once for them all). Passes run in one grid (a pass's tile waits for the same tile of the
 /// pass before) up to `one_grid_up_to_waves` waves of tiles, and as a grid per pass, each launched
-/// early, above. H100, spmv stand-ins, ms per step (docs/PERFORMANCE.md, "Segmented scan",
-/// iteration history 10-12):
-/// - one grid vs a grid per pass, one step per pass: cop20k_A (0.85 waves) 0.0096 vs 0.0113, cant
-///   (1.30) 0.0151 vs 0.0168; consph (1.96) 0.0314 vs 0.0293, pwtk (3.78) 0.0632 vs 0.0603; two
-///   steps per pass: mc2depi (0.68) 0.0051 vs 0.0061, cant 0.0092 vs 0.0097, consph 0.0174 vs
-///   0.0189;
-/// - steps per pass 1 / 2 / 4 / 8 (`policy` tiles): pwtk 0.0594 / 0.0381 / 0.0274 / 0.0224,
-///   rail4284 0.0605 / 0.0389 / 0.0302 / 0.0256, cant 0.0140 / 0.0094 / 0.0073 / 0.0062; then 8 /
-///   16 / 32: pwtk 0.0220 / 0.0180 / 0.0161, shipsec1 0.0171 / 0.0133 / 0.0131, consph 0.0111 /
-///   0.0098 / 0.0086, cant 0.0063 / 0.0059 / 0.0060.
+/// early, above: one grid saves the step boundaries while a step spans about a wave, a grid per
+/// pass balances better beyond; 16 steps per pass, since longer passes gain little and unevenly.
 struct segmented_scan_iteration {
   static constexpr double one_grid_up_to_waves = 1.5;
   static constexpr int steps_per_pass = 16;
