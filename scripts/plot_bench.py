@@ -188,13 +188,16 @@ class Plotter:
         self.save(fig, "cpu_merge_speedup", "1. CPU parallel merge over sequential merge")
 
     # 2, 3, 4 -------------------------------------------------------------------------------------
-    KERNELS = ["corank merge", "corank tiled", "corank circular", "corank basic"]
+    KERNELS = ["corank merge", "corank automatic", "corank tiled", "corank circular", "corank basic"]
 
     def gpu_merge(self):
         # The study's figures: u32 uniform keys of the merge sweep.
         experiment = "gpu merge u32"
         rows = [dict(r, group=r["group"].replace("uniform ", "")) for r in self.doc.rows(experiment)
                 if r["group"] in ("uniform keys", "uniform pairs", "")]
+        if not rows:  # a document before the sweep: "gpu merge", groups keys and pairs
+            experiment = "gpu merge"
+            rows = self.doc.rows(experiment)
         if not rows:
             for name in ("gpu_merge_throughput", "gpu_merge_speedup", "gpu_merge_optimisations"):
                 self.skip(name, f"no '{experiment}' experiment (CPU-only run?)")
@@ -223,7 +226,8 @@ class Plotter:
         self.save(fig, "gpu_merge_throughput", "2. GPU merge throughput by size")
 
         fig, axes = plt.subplots(1, 2, figsize=(13, 4.5))
-        for ax, peer in zip(axes, ("thrust::merge (toolkit)", newest)):
+        thrust = next((p for p in peers if p.startswith("thrust::merge")), None)
+        for ax, peer in zip(axes, (thrust, newest)):
             base = of("keys", peer)
             for name in self.KERNELS:
                 draw(ax, speedup_points(of("keys", name), base), name,
@@ -287,6 +291,7 @@ class Plotter:
         whole = [dict(r, group=r["group"].replace("uniform ", ""))
                  for r in self.doc.rows("gpu sort u32")
                  if r["group"] in ("uniform keys", "uniform pairs")]
+        whole = whole or self.doc.rows("gpu sort")  # a document before the sweep
         seg = self.doc.rows("gpu segmented sort")
         if not whole and not seg:
             return self.skip("gpu_sorts", "no 'gpu sort u32' experiment (CPU-only run?)")
@@ -319,6 +324,34 @@ class Plotter:
 
     # 6 -----------------------------------------------------------------------------------------
     def scans(self):
+        # 6a, documents before the sweep (groups "mean length L"; the sweep draws 7d).
+        rows = [r for r in self.doc.rows("gpu segmented scan")
+                if r["group"].startswith("mean length") or not r["group"]]
+        if len(rows) > 1:
+            fig, ax = plt.subplots(figsize=(9, 4.5))
+            groups = list(dict.fromkeys(r["group"] for r in rows if r["group"]))
+            lengths = [int(g.split()[-1]) for g in groups]
+            for name in dict.fromkeys(r["contender"] for r in rows if r["role"] != "copy"):
+                pts = []
+                for g, L in zip(groups, lengths):
+                    p = gbps_points(self.doc.rows("gpu segmented scan", g, name))
+                    if p:
+                        pts.append((L,) + p[0][1:])
+                draw(ax, pts, name)
+            copy = [r for r in rows if r["role"] == "copy"]
+            if copy:
+                ax.axhline(gbps_points(copy)[0][1], color="k", ls="--", label="device copy")
+            size_axis(ax, "mean segment length")
+            ax.set_xticks(lengths)  # three lengths: label them, not 10^k
+            ax.set_xticklabels([str(L) for L in lengths])
+            ax.minorticks_off()
+            ax.set_ylabel("GB/s (values + offsets, same for all)")
+            legend_outside(ax)
+            self.save(fig, "segmented_scan",
+                      f"6a. Segmented scan of {human(rows[-1]['size'])} f32 by mean segment length")
+        else:
+            self.skip("segmented_scan", "no mean-length 'gpu segmented scan' rows (the sweep: 7d)")
+
         tables = [(e, self.doc.rows(e)) for e in ("gpu spmv-scan", "cpu spmv-scan")]
         tables = [(e, rows) for e, rows in tables if rows]
         if not tables:
@@ -641,6 +674,8 @@ class Plotter:
                              f"{min(fr)[0]:.0f}% ({min(fr)[1]}) | "
                              f"{sum(x < 1.4 for x, _ in sp)} | {sum(x < 88 for x, _ in fr)} |")
             lines.append("")
+        if len(lines) == 4:
+            return self.skip("sweep_summary.md", "no sweeps")
         path = os.path.join(self.out_dir, "sweep_summary.md")
         with open(path, "w") as f:
             f.write("\n".join(lines))
