@@ -4,6 +4,7 @@
 #include "gpu_merge.hpp"
 #include "gpu_merge_tune.hpp"
 #include "gpu_segmented_scan.hpp"
+#include "gpu_segmented_sort.hpp"
 #include "gpu_sort.hpp"
 
 namespace corank::bench {
@@ -20,5 +21,6 @@ cuda::merge_tuning run_gpu_merge_tune(const gpu_merge_tune_config&, std::ostream
 report run_gpu_segmented_scan_bench(const gpu_scan_bench_config&) { no_cuda(); }
 report run_gpu_spmv_scan_bench(const gpu_scan_bench_config&) { no_cuda(); }
 std::vector<report> run_gpu_sort_bench(const gpu_sort_config&) { no_cuda(); }
+report run_gpu_segmented_sort_bench(const gpu_segmented_sort_config&) { no_cuda(); }
 
 }  // namespace corank::bench

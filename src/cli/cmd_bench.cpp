@@ -15,6 +15,7 @@
 #include "cli/commands.hpp"
 #include "data/matrix_like.hpp"
 #include "io/output_file.hpp"
+#include "gpu_segmented_sort.hpp"
 #include "merge_bench.hpp"
 #include "sort_bench.hpp"
 #include "spmv_bench.hpp"
@@ -167,6 +168,29 @@ void run_segmented_scan_bench(const bench_args& args) {
   finish({bench::run_gpu_segmented_scan_bench(config)}, outputs);
 }
 
+/// u32 keys by segment length and on mixed distributions vs CUB's segmented sorts (GPU only);
+/// --sizes: the segment lengths of the sweep; --quick: 2^24 keys, a few lengths, no pairs.
+void run_segmented_sort_bench(const bench_args& args) {
+  const std::string gpu_only =
+      "bench segmented-sort runs on the GPU only (corank's segmented sorts against CUB's)";
+  if (args.backend == "cpu") throw std::invalid_argument(gpu_only + ": use --backend gpu");
+  if (!args.sizes.empty()) parse_sizes(args.sizes);
+  if (backend::resolve_backend(args.backend) != backend::backend_kind::gpu)
+    throw std::runtime_error(gpu_only + "; no usable GPU here: " + backend::query_gpu().name);
+  if (check_options_only) return;
+  bench_outputs outputs(args);
+  bench::gpu_segmented_sort_config config;
+  if (args.quick) {
+    config.total_keys = std::size_t(1) << 24;
+    config.lengths = {1, 2, 5, 16, 17, 33, 100, 1024, 1025, 4097, 100000};
+    config.pairs = false;
+    config.single_sizes = {1000000};
+  }
+  if (!args.sizes.empty()) config.lengths = parse_sizes(args.sizes);
+  config.show_progress = !args.quiet;
+  finish({bench::run_gpu_segmented_sort_bench(config)}, outputs);
+}
+
 /// Every experiment; one JSON document with the machine, the versions and every row.
 void run_all(const bench_args& args) {
   for (const std::string& name : args.matrices) data::find_matrix(name);
@@ -243,6 +267,12 @@ void add_bench_command(CLI::App& app) {
                  "GPU segmented scan of 100M f32 by mean segment length vs CUB scan-by-key",
                  scan_args)
       ->callback([scan_args] { run_segmented_scan_bench(*scan_args); });
+  auto segsort_args = std::make_shared<bench_args>();
+  add_experiment(*bench, "segmented-sort",
+                 "GPU segmented sort of 64M u32 keys by segment length and on mixed "
+                 "distributions vs CUB (--sizes: the lengths)",
+                 segsort_args)
+      ->callback([segsort_args] { run_segmented_sort_bench(*segsort_args); });
   auto sort_args = std::make_shared<bench_args>();
   add_experiment(*bench, "sort", "Sort u32 keys (uniform random)", sort_args)
       ->callback([sort_args] { run_sort_bench(*sort_args); });

@@ -1,7 +1,7 @@
 // GPU sorts against std::sort / std::stable_sort: bitonic_sort (not stable: keys checked bitwise
 // against a multiset, pairs as a multiset of (key, value)), stable_sort (bitwise equal to
-// std::stable_sort, values recording the original position), sort_segments. Every device array has
-// guard elements on both sides that must survive: nothing past the end is read or written.
+// std::stable_sort, values recording the original position). Every device array has guard elements
+// on both sides that must survive: nothing past the end is read or written.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,7 +14,6 @@
 
 #include "corank/cuda/bitonic_sort.cuh"
 #include "corank/cuda/merge_sort.cuh"
-#include "corank/cuda/segmented_sort.cuh"
 #include "support/cuda_test.cuh"
 #include "support/seeded_test.hpp"
 
@@ -590,92 +589,6 @@ TEST_F(StableSort, UsesTheCallersTemporaryStorage) {
   EXPECT_EQ(
       corank::cuda::stable_sort(reinterpret_cast<std::uint32_t*>(temp), 4, temp, 1, corank::less{}),
       cudaErrorInvalidValue);  // too small a temporary
-}
-
-// ---- sort_segments
-
-/// Sorts each segment on the device (keys, and keys with values recording the original
-/// position) and checks every segment against std::sort (pairs as a multiset).
-template <class Compare>
-void expect_segments_sorted(const std::vector<std::uint32_t>& keys, const std::vector<int>& offsets,
-                            Compare comp) {
-  CORANK_REQUIRE_GPU();
-  const std::size_t segments = offsets.size() - 1;
-  device_buffer<int> d_offsets(offsets);
-  guarded<std::uint32_t> dk(keys);
-  CORANK_ASSERT_CUDA(
-      corank::cuda::sort_segments(dk.data(), keys.size(), d_offsets.data(), segments, comp));
-  CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
-  std::vector<std::uint32_t> expected = keys;
-  for (std::size_t s = 0; s < segments; ++s)
-    std::sort(expected.begin() + offsets[s], expected.begin() + offsets[s + 1], comp);
-  ASSERT_TRUE(dk.result() == expected);
-
-  std::vector<std::uint32_t> vals(keys.size());
-  std::iota(vals.begin(), vals.end(), 0u);
-  guarded<std::uint32_t> dk2(keys), dv(vals);
-  CORANK_ASSERT_CUDA(corank::cuda::sort_segments_by_key(dk2.data(), dv.data(), keys.size(),
-                                                        d_offsets.data(), segments, comp));
-  CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
-  const auto got_keys = dk2.result(), got_vals = dv.result();
-  ASSERT_TRUE(got_keys == expected);
-  for (std::size_t s = 0; s < segments; ++s) {
-    std::vector<std::uint32_t> origin(got_vals.begin() + offsets[s],
-                                      got_vals.begin() + offsets[s + 1]);
-    for (std::size_t i = 0; i < origin.size(); ++i)
-      ASSERT_EQ(keys[origin[i]], got_keys[offsets[s] + i]) << "pair split in segment " << s;
-    std::sort(origin.begin(), origin.end());
-    for (std::size_t i = 0; i < origin.size(); ++i)
-      ASSERT_EQ(origin[i], std::uint32_t(offsets[s] + i)) << "value left its segment " << s;
-  }
-}
-
-std::vector<int> offsets_of(const std::vector<int>& sizes) {
-  std::vector<int> o(1, 0);
-  for (int s : sizes) o.push_back(o.back() + s);
-  return o;
-}
-
-class SortSegments : public corank::test::seeded_test {};
-
-TEST_F(SortSegments, HandlesNoSegmentsAndEmptySegments) {
-  CORANK_REQUIRE_GPU();
-  CORANK_ASSERT_CUDA(corank::cuda::sort_segments(static_cast<std::uint32_t*>(nullptr), 0,
-                                                 static_cast<const int*>(nullptr), 0));
-  expect_segments_sorted({}, offsets_of({0, 0, 0}), corank::less{});
-  expect_segments_sorted(random_keys<std::uint32_t>(rng, 10, 100), offsets_of({0, 3, 0, 0, 7, 0}),
-                         corank::less{});
-}
-
-TEST_F(SortSegments, SortsOneSegmentOfEverySizeClass) {
-  for (int n :
-       {1, 2, 32, 33, 64, 65, 256, 257, 1023, 1024, 1025, 2048, 2049, 8191, 8192, 8193, 100000})
-    expect_segments_sorted(random_keys<std::uint32_t>(rng, std::size_t(n), 1ull << 32),
-                           offsets_of({n}), corank::less{});
-}
-
-TEST_F(SortSegments, SortsMixedSizes) {
-  std::vector<int> sizes;
-  int total = 0;
-  while (total < 600000) {
-    const int cls = int(rng() % 10);
-    const int s = cls < 4   ? int(rng() % 40)
-                  : cls < 7 ? int(rng() % 1100)
-                  : cls < 9 ? int(rng() % 9000)
-                            : int(rng() % 70000);
-    sizes.push_back(s), total += s;
-  }
-  const auto keys = random_keys<std::uint32_t>(rng, std::size_t(total), 1000);
-  expect_segments_sorted(keys, offsets_of(sizes), corank::less{});
-  expect_segments_sorted(keys, offsets_of(sizes), corank::greater{});
-}
-
-TEST_F(SortSegments, SortsUniformSegments) {
-  for (int size : {5, 32, 128, 1024}) {
-    const std::vector<int> sizes(std::size_t(200000 / size), size);
-    expect_segments_sorted(random_keys<std::uint32_t>(rng, sizes.size() * size, 1ull << 32),
-                           offsets_of(sizes), corank::less{});
-  }
 }
 
 }  // namespace

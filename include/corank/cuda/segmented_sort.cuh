@@ -1,11 +1,27 @@
-// corank::cuda::sort_segments and sort_segments_by_key: sorts many independent segments in place.
+// corank::cuda::sort_segments, stable_sort_segments and their _by_key forms: sort many independent
+// segments in place.
 //
 //   cudaError_t sort_segments(keys, n, offsets, num_segments, comp = corank::less{}, stream = 0);
 //   cudaError_t sort_segments_by_key(keys, vals, n, offsets, num_segments, comp, stream);
+//   cudaError_t stable_sort_segments(keys, n, offsets, num_segments, comp, stream);
+//   cudaError_t stable_sort_segments_by_key(keys, vals, n, offsets, num_segments, comp, stream);
 //
 // Segment s is keys[offsets[s], offsets[s + 1]) (CSR: num_segments + 1 offsets, non-decreasing,
-// offsets[num_segments] <= n; empty segments allowed). Device pointers; comp a strict weak order
-// callable on the device. Not stable (bitonic networks). num_segments < 2^32.
+// offsets[num_segments] <= n; empty segments allowed; any integer Offset, 64-bit included).
+// Device pointers; comp a strict weak order callable on the device (with one that is not, NaN
+// keys for instance, the sorts still end and keys stay in their segments).
+//
+// stable_sort_segments: stable (keys that compare equal keep their order, values too), any n and
+// number of segments (64-bit). The segments that start in each window of half a tile (keys) and
+// are at most that long are sorted by one block as one tile of (segment, key) pairs, with merge
+// rounds only as far as its segments need: no padding, no size classes. Longer segments are cut
+// into tiles, sorted, then merged by passes of co-rank merges over all of them at once (the
+// longest segment sets the passes; the host launches as many as the longest possible one needs,
+// and the passes a call does not need return at once). Nothing is read back to the host (a CUDA
+// graph can capture the call). Temporary storage: an array of n keys (and values) for the merge
+// passes, and small per-window and per-segment lists (stream-ordered, cudaMallocAsync).
+//
+// sort_segments: not stable (bitonic networks). num_segments < 2^32.
 // Segments are binned by size on the device: up to 32 keys a warp sorts one across its lanes by
 // shuffles, up to 1024 a warp sorts one in shared memory and registers, up to 8192 a block does,
 // larger ones a block runs the whole bitonic network over (tiles in shared memory). Asynchronous
@@ -22,6 +38,7 @@
 #include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
 #include "corank/cuda/kernels/segmented_sort.cuh"
+#include "corank/cuda/tuning/segmented_sort.cuh"
 #include "corank/cuda/tuning/sort.cuh"
 #include "corank/functional.hpp"
 
@@ -102,6 +119,115 @@ cudaError_t sort_segments_impl(Key* keys, Value* vals, std::size_t n, const Offs
   return status != cudaSuccess ? status : freed;
 }
 
+/// The stable sort's temporary storage: the long segments' counts, the windows' first segments,
+/// the long segments' list, and an array of keys and values for the merge passes (congruent with
+/// the caller's modulo 16 bytes, so the passes' 16-byte copies serve both).
+template <class Key, class Value, class Policy>
+struct stable_segments_layout {
+  static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  static constexpr std::size_t tile = Policy::tile, window = Policy::window;
+  std::size_t windows, long_slots, tile_slots;
+  static std::size_t round256(std::size_t b) { return (b + 255) / 256 * 256; }
+  stable_segments_layout(std::size_t n, std::size_t num_segments)
+      : windows((n + window - 1) / window),
+        long_slots(std::min(num_segments, n / (window + 1))),
+        tile_slots(long_slots ? n / tile + long_slots : 0) {}
+  std::size_t counts_bytes() const { return round256(sizeof(kernels::long_segment_counts)); }
+  std::size_t starts_bytes() const { return round256((windows + 1) * sizeof(std::size_t)); }
+  std::size_t list_bytes() const {
+    return round256(2 * long_slots * sizeof(std::size_t)) + round256(tile_slots * sizeof(unsigned));
+  }
+  std::size_t merge_bytes(std::size_t n) const {
+    if (!long_slots) return 0;
+    return round256(n * sizeof(Key) + 16) + (has_values ? round256(n * sizeof(Value) + 16) : 0);
+  }
+  std::size_t bytes(std::size_t n) const {
+    return counts_bytes() + starts_bytes() + list_bytes() + merge_bytes(n);
+  }
+};
+
+/// A pointer into temp congruent with `like` modulo 16 bytes.
+template <class T>
+T* congruent_in(unsigned char* temp, const T* like) {
+  return reinterpret_cast<T*>(temp + reinterpret_cast<std::uintptr_t>(like) % 16);
+}
+
+template <class Key, class Value, class Offset, class Compare, class Policy>
+cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, const Offset* offsets,
+                                     std::size_t num_segments, void* temp, Compare comp,
+                                     cudaStream_t stream) {
+  using layout_t = stable_segments_layout<Key, Value, Policy>;
+  constexpr int NT = Policy::threads, VT = Policy::items;
+  constexpr bool has_values = layout_t::has_values;
+  const layout_t layout(n, num_segments);
+  auto* bytes = static_cast<unsigned char*>(temp);
+  auto* counts = reinterpret_cast<kernels::long_segment_counts*>(bytes);
+  bytes += layout.counts_bytes();
+  auto* starts = reinterpret_cast<std::size_t*>(bytes);
+  bytes += layout.starts_bytes();
+  kernels::long_segment_list longs{reinterpret_cast<std::size_t*>(bytes), nullptr, nullptr};
+  longs.first_tile = longs.segment + layout.long_slots;
+  longs.tile_owner = reinterpret_cast<unsigned*>(
+      bytes + layout_t::round256(2 * layout.long_slots * sizeof(std::size_t)));
+  bytes += layout.list_bytes();
+  Key* keys_tmp = congruent_in(bytes, keys);
+  Value* vals_tmp =
+      has_values ? congruent_in(bytes + layout_t::round256(n * sizeof(Key) + 16), vals) : nullptr;
+
+  using window_smem = kernels::window_smem<Key, Value, Policy::tile>;
+  const auto window_kernel = kernels::stable_sort_windows<NT, VT, Key, Value, Offset, Compare>;
+  const auto tile_kernel = kernels::stable_sort_long_tiles<NT, VT, Key, Value, Offset, Compare>;
+  const auto pass_kernel = kernels::stable_merge_long_runs<NT, VT, Key, Value, Offset, Compare>;
+  constexpr std::size_t tile_smem = sizeof(kernels::long_tile_smem<Key, Value, Policy::tile>);
+  constexpr std::size_t pass_smem =
+      kernels::partitioned_smem<has_values, Key, Value>::bytes(Policy::tile);
+  static unsigned grids[2] = {};
+  static const cudaError_t setup = [&] {
+    CORANK_CUDA_TRY(allow_smem(window_kernel, sizeof(window_smem)));
+    CORANK_CUDA_TRY(resident_blocks(tile_kernel, NT, tile_smem, &grids[0]));
+    return resident_blocks(pass_kernel, NT, pass_smem, &grids[1]);
+  }();
+  CORANK_CUDA_TRY(setup);
+
+  CORANK_CUDA_TRY(cudaMemsetAsync(counts, 0, sizeof(kernels::long_segment_counts), stream));
+  constexpr unsigned st = 256;
+  kernels::segment_window_starts<<<unsigned((layout.windows + 1 + st - 1) / st), st, 0, stream>>>(
+      offsets, num_segments, Policy::window, layout.windows, starts);
+  CORANK_CUDA_TRY(cudaGetLastError());
+  if (layout.windows > 0x7fffffffu) return cudaErrorInvalidValue;
+  window_kernel<<<unsigned(layout.windows), NT, sizeof(window_smem), stream>>>(
+      keys, vals, offsets, starts, Policy::window, longs, counts, comp);
+  CORANK_CUDA_TRY(cudaGetLastError());
+  if (!layout.long_slots) return cudaSuccess;
+  tile_kernel<<<grids[0], NT, tile_smem, stream>>>(keys, vals, keys_tmp, vals_tmp, offsets, longs,
+                                                    counts, comp);
+  CORANK_CUDA_TRY(cudaGetLastError());
+  const int passes = kernels::merge_passes_for(n, Policy::tile);
+  for (int pass = 0; pass < passes; ++pass) {
+    pass_kernel<<<grids[1], NT, pass_smem, stream>>>(keys, vals, keys_tmp, vals_tmp, offsets,
+                                                      longs, counts, pass, comp);
+    CORANK_CUDA_TRY(cudaGetLastError());
+  }
+  return cudaSuccess;
+}
+
+template <class Key, class Value, class Offset, class Compare>
+cudaError_t stable_sort_segments_impl(Key* keys, Value* vals, std::size_t n, const Offset* offsets,
+                                      std::size_t num_segments, Compare comp,
+                                      cudaStream_t stream) {
+  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  using policy = tuning::stable_segmented_policy<sizeof(Key), has_values ? sizeof(Value) : 0>;
+  if (num_segments == 0 || n == 0) return cudaSuccess;
+  if (!offsets || !keys || (has_values && !vals)) return cudaErrorInvalidValue;
+  const stable_segments_layout<Key, Value, policy> layout(n, num_segments);
+  void* temp = nullptr;
+  CORANK_CUDA_TRY(cudaMallocAsync(&temp, layout.bytes(n), stream));
+  const cudaError_t status = stable_sort_segments_run<Key, Value, Offset, Compare, policy>(
+      keys, vals, n, offsets, num_segments, temp, comp, stream);
+  const cudaError_t freed = cudaFreeAsync(temp, stream);
+  return status != cudaSuccess ? status : freed;
+}
+
 }  // namespace detail
 
 /// Sorts each segment keys[offsets[s], offsets[s + 1]) in place by comp.
@@ -120,6 +246,25 @@ cudaError_t sort_segments_by_key(Key* keys, Value* vals, std::size_t n, const Of
                                  cudaStream_t stream = 0) {
   detail::check_sort_types<Key, Value>();
   return detail::sort_segments_impl(keys, vals, n, offsets, num_segments, comp, stream);
+}
+
+/// Sorts each segment keys[offsets[s], offsets[s + 1]) in place by comp, stably.
+template <class Key, class Offset, class Compare = corank::less>
+cudaError_t stable_sort_segments(Key* keys, std::size_t n, const Offset* offsets,
+                                 std::size_t num_segments, Compare comp = {},
+                                 cudaStream_t stream = 0) {
+  detail::check_sort_types<Key, Key>();
+  return detail::stable_sort_segments_impl(keys, static_cast<block::no_value*>(nullptr), n,
+                                           offsets, num_segments, comp, stream);
+}
+
+/// Sorts each segment of keys in place by comp, stably, moving vals alongside.
+template <class Key, class Value, class Offset, class Compare = corank::less>
+cudaError_t stable_sort_segments_by_key(Key* keys, Value* vals, std::size_t n,
+                                        const Offset* offsets, std::size_t num_segments,
+                                        Compare comp = {}, cudaStream_t stream = 0) {
+  detail::check_sort_types<Key, Value>();
+  return detail::stable_sort_segments_impl(keys, vals, n, offsets, num_segments, comp, stream);
 }
 
 }  // namespace corank::cuda

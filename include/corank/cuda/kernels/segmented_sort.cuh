@@ -1,13 +1,24 @@
-// Kernels of the batched sort of many segments (segmented_sort.cuh). Segments are binned by
-// size into four lists, each then served by a persistent grid: a warp per tiny segment (shuffles
-// across lanes), a warp per small one, a block per medium one (both in shared memory and
-// registers), a block walking the network in global memory per large one.
+// Kernels of the batched sorts of many segments (segmented_sort.cuh).
+// Unstable (sort_segments): segments are binned by size into four lists, each then served by a
+// persistent grid: a warp per tiny segment (shuffles across lanes), a warp per small one, a block
+// per medium one (both in shared memory and registers), a block walking the network in global
+// memory per large one.
+// Stable (stable_sort_segments): the segments that start in each window of half a tile and fit
+// in one are sorted by one block as one tile of (segment, key) pairs; longer ones are cut into
+// tiles (all of them one grid's work), sorted, then merged by passes of co-rank merges that the
+// whole GPU shares. Counts live in device memory: no host synchronisation.
 #pragma once
 
 #include <cstddef>
 
 #include "corank/cuda/block/bitonic_network.cuh"
+#include "corank/cuda/block/co_rank.cuh"
+#include "corank/cuda/block/load_store.cuh"
+#include "corank/cuda/block/segmented_merge_sort.cuh"
+#include "corank/cuda/block/segmented_scan.cuh"
 #include "corank/cuda/kernels/bitonic_sort.cuh"
+#include "corank/cuda/kernels/merge.cuh"
+#include "corank/merge_path.hpp"
 
 namespace corank::cuda::kernels {
 
@@ -201,6 +212,254 @@ __global__ void __launch_bounds__(NT)
                                 comp, block::block_sync{});
           }
         });
+  }
+}
+
+// ---- stable -----------------------------------------------------------------------------------
+
+/// What the stable sort's first kernel leaves for the long segments' kernels: how many long
+/// segments, their tiles, and the longest one's length (which sets the merge passes).
+struct long_segment_counts {
+  unsigned long long segments, tiles, longest;
+};
+
+/// The long segments, in no particular order: segment ids, the index of each one's first tile,
+/// and each tile's owner (an index into the first two).
+struct long_segment_list {
+  std::size_t* segment;
+  std::size_t* first_tile;
+  unsigned* tile_owner;
+};
+
+/// Merge passes (runs of tile, 2 tile, ...) that sort a segment of `longest` keys from sorted
+/// tiles.
+__host__ __device__ inline int merge_passes_for(std::size_t longest, std::size_t tile) {
+  int passes = 0;
+  for (std::size_t width = tile; width < longest; width *= 2) ++passes;
+  return passes;
+}
+
+/// starts[w] = the first segment that starts at or after w * window, for w in [0, windows]: the
+/// segments that start in window w are [starts[w], starts[w + 1]).
+template <class Offset>
+__global__ void segment_window_starts(const Offset* offsets, std::size_t num_segments,
+                                      std::size_t window, std::size_t windows,
+                                      std::size_t* starts) {
+  const std::size_t w = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (w > windows) return;
+  const std::size_t at = w * window;
+  starts[w] = partition_point_on_grid(num_segments,
+                                      [&](std::size_t s) { return std::size_t(offsets[s]) < at; });
+}
+
+/// Shared memory of stable_sort_windows: a tile of (segment, key) pairs and of values, each with
+/// one readable slot past the end, and a segment-head flag per key.
+template <class Key, class Value, std::size_t Tile>
+struct window_smem {
+  static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  block::segment_key<Key> keys[Tile + 1];
+  std::conditional_t<has_values, Value, char> vals[has_values ? Tile + 1 : 1];
+  unsigned char heads[Tile];
+};
+
+/// Block w sorts the segments that start in [w * window, (w + 1) * window) and are at most
+/// `window` long (so they end within a tile of 2 x window: Policy's NT x VT). Only the last of
+/// them can be longer (a longer one ends past the window); it goes to the long segments' list,
+/// its tiles numbered by an atomic count. The keys of the short ones are one tile of (segment,
+/// key) pairs, sorted by block::sort_runs_in_shared with as many merge rounds as the segment that
+/// straddles the most runs needs.
+template <int NT, int VT, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(NT)
+    stable_sort_windows(Key* keys, Value* vals, const Offset* offsets, const std::size_t* starts,
+                        std::size_t window, long_segment_list longs, long_segment_counts* counts,
+                        Compare comp) {
+  constexpr std::size_t tile = std::size_t(NT) * VT;
+  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  using smem_t = window_smem<Key, Value, tile>;
+  extern __shared__ __align__(16) unsigned char window_smem_raw[];
+  auto& smem = *reinterpret_cast<smem_t*>(window_smem_raw);
+  __shared__ int rounds;
+  __shared__ std::size_t long_first_tile;
+  __shared__ block::block_scan_storage<unsigned, NT / 32> scan_storage;
+  const int tid = int(threadIdx.x);
+  const std::size_t lo = starts[blockIdx.x], hi = starts[blockIdx.x + 1];
+  if (lo == hi) return;
+  const std::size_t last_begin = std::size_t(offsets[hi - 1]);
+  const std::size_t last_size = std::size_t(offsets[hi]) - last_begin;
+  const bool last_is_long = last_size > window;
+  if (last_is_long) {
+    const std::size_t tiles = (last_size + tile - 1) / tile;
+    if (tid == 0) {
+      const unsigned long long slot = atomicAdd(&counts->segments, 1ull);
+      long_first_tile = atomicAdd(&counts->tiles, (unsigned long long)tiles);
+      atomicMax(&counts->longest, (unsigned long long)last_size);
+      longs.segment[slot] = hi - 1;
+      longs.first_tile[slot] = long_first_tile;
+      rounds = int(slot);  // handed to the other threads through `rounds`
+    }
+    __syncthreads();
+    const unsigned slot = unsigned(rounds);
+    for (std::size_t t = std::size_t(tid); t < tiles; t += NT)
+      longs.tile_owner[long_first_tile + t] = slot;
+    __syncthreads();
+  }
+  const std::size_t end_segment = last_is_long ? hi - 1 : hi;
+  if (end_segment == lo) return;
+  const std::size_t begin = std::size_t(offsets[lo]);
+  const unsigned count = unsigned(std::size_t(offsets[end_segment]) - begin);
+  if (count < 2) return;
+
+  // Segment heads, and the merge rounds the segments need (-1: none longer than one key).
+  for (unsigned i = unsigned(tid); i < count; i += NT) smem.heads[i] = 0;
+  if (tid == 0) rounds = -1;
+  __syncthreads();
+  for (std::size_t s = lo + unsigned(tid); s < end_segment; s += NT) {
+    const unsigned first = unsigned(std::size_t(offsets[s]) - begin);
+    const unsigned last = unsigned(std::size_t(offsets[s + 1]) - begin);
+    if (last > first) smem.heads[first] = 1;
+    if (last > first + 1) atomicMax(&rounds, block::rounds_to_cover<VT>(first, last - 1));
+  }
+  __syncthreads();
+  if (rounds < 0) return;  // every segment of one key or none: nothing moves
+  for (unsigned i = unsigned(tid); i < count; i += NT) {
+    smem.keys[i].key = keys[begin + i];
+    if constexpr (has_values) smem.vals[i] = vals[begin + i];
+  }
+  __syncthreads();
+
+  // Each key's segment: the heads up to it (a block scan of each thread's run's heads).
+  const unsigned first = unsigned(tid) * VT;
+  unsigned run_heads = 0;
+#pragma unroll
+  for (int i = 0; i < VT; ++i)
+    if (first + i < count) run_heads += smem.heads[first + i];
+  block::flagged<unsigned> prefix{false, 0u}, total;
+  corank::plus add;
+  if (!block::block_exclusive_scan<NT>(block::flagged<unsigned>{false, run_heads}, prefix, total,
+                                       scan_storage, add))
+    prefix.value = 0;
+  unsigned segment = prefix.value;
+#pragma unroll
+  for (int i = 0; i < VT; ++i)
+    if (first + i < count) {
+      segment += smem.heads[first + i];
+      smem.keys[first + i].segment = segment;
+    }
+  // Only this thread reads its own run before the next barrier (inside sort_runs_in_shared).
+  block::sort_runs_in_shared<NT, VT>(smem.keys, smem.vals, count, rounds, tid,
+                                     block::by_segment<Compare>{comp});
+  for (unsigned i = unsigned(tid); i < count; i += NT) {
+    keys[begin + i] = smem.keys[i].key;
+    if constexpr (has_values) vals[begin + i] = smem.vals[i];
+  }
+}
+
+/// Where tile t of the long segments lies: its segment's first key, its own first key within the
+/// segment and the segment's size.
+struct long_tile {
+  std::size_t segment_begin, at, size;
+  template <class Offset>
+  __device__ static long_tile of(std::size_t t, std::size_t tile, const Offset* offsets,
+                                 const long_segment_list& longs) {
+    const unsigned owner = longs.tile_owner[t];
+    const std::size_t s = longs.segment[owner];
+    const std::size_t begin = std::size_t(offsets[s]);
+    return {begin, (t - longs.first_tile[owner]) * tile, std::size_t(offsets[s + 1]) - begin};
+  }
+};
+
+/// Shared memory of stable_sort_long_tiles: a tile of keys and of values at their congruent
+/// shifts, with one readable slot past the end.
+template <class Key, class Value, std::size_t Tile>
+struct long_tile_smem {
+  static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  alignas(16) Key keys[Tile + 1 + block::vector_items<Key>];
+  alignas(16) std::conditional_t<has_values, Value, char>
+      vals[has_values ? Tile + 1 + block::vector_items<Value> : 1];
+};
+
+/// Sorts each tile of the long segments (a persistent grid over the tiles counted on the device)
+/// into `keys` when the merge passes are even, else into keys_tmp (the last pass ends in keys).
+/// keys_tmp is congruent with keys modulo 16 bytes, so the 16-byte copies serve both.
+template <int NT, int VT, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(NT)
+    stable_sort_long_tiles(Key* keys, Value* vals, Key* keys_tmp, Value* vals_tmp,
+                           const Offset* offsets, long_segment_list longs,
+                           const long_segment_counts* counts, Compare comp) {
+  constexpr std::size_t tile = std::size_t(NT) * VT;
+  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  extern __shared__ __align__(16) unsigned char long_smem_raw[];
+  auto& smem = *reinterpret_cast<long_tile_smem<Key, Value, tile>*>(long_smem_raw);
+  const int tid = int(threadIdx.x);
+  const std::size_t tiles = counts->tiles;
+  const bool odd = merge_passes_for(counts->longest, tile) % 2;
+  Key* keys_out = odd ? keys_tmp : keys;
+  Value* vals_out = odd ? vals_tmp : vals;
+  for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const long_tile lt = long_tile::of(t, tile, offsets, longs);
+    const std::size_t start = lt.segment_begin + lt.at;
+    const unsigned count = unsigned(lt.size - lt.at < tile ? lt.size - lt.at : tile);
+    Key* sk = smem.keys + block::congruent_shift(keys + start);
+    Value* sv = reinterpret_cast<Value*>(smem.vals);
+    if constexpr (has_values) sv += block::congruent_shift(vals + start);
+    block::copy_range_async<NT>(block::vector_range<Key>(keys + start, sk, int(count)), tid);
+    if constexpr (has_values)
+      block::copy_range_async<NT>(block::vector_range<Value>(vals + start, sv, int(count)), tid);
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    block::sort_runs_in_shared<NT, VT>(sk, sv, count, block::rounds_to_cover<VT>(0, count - 1),
+                                       tid, comp);
+    block::copy_range<block::copy_iters<Key, VT>>(sk, keys_out + start, int(count), tid, NT);
+    if constexpr (has_values)
+      block::copy_range<block::copy_iters<Value, VT>>(sv, vals_out + start, int(count), tid, NT);
+    __syncthreads();  // the stage is free for the next tile
+  }
+}
+
+/// Merge pass `pass` over the long segments: within each segment, the runs of tile << pass are
+/// merged pairwise, a tile of outputs per block (its two co-ranks searched by two warps, then
+/// kernels::merge_staged_tile, the production merge's tile). Persistent grid; passes at or past
+/// the longest segment's count return at once (the host launches as many as the longest possible
+/// segment needs). Shorter segments are copied by the passes they do not need, so that every
+/// segment ends in `keys`.
+template <int NT, int VT, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(NT)
+    stable_merge_long_runs(Key* keys, Value* vals, Key* keys_tmp, Value* vals_tmp,
+                           const Offset* offsets, long_segment_list longs,
+                           const long_segment_counts* counts, int pass, Compare comp) {
+  static_assert(NT >= 64, "two warps search a tile's co-ranks");
+  constexpr std::size_t tile = std::size_t(NT) * VT;
+  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  extern __shared__ __align__(16) unsigned char pass_smem_raw[];
+  __shared__ std::size_t bounds[2];
+  const int passes = merge_passes_for(counts->longest, tile);
+  if (pass >= passes) return;
+  const bool into_keys = (passes - 1 - pass) % 2 == 0;
+  const Key* src_k = into_keys ? keys_tmp : keys;
+  const Value* src_v = into_keys ? vals_tmp : vals;
+  Key* dst_k = into_keys ? keys : keys_tmp;
+  Value* dst_v = into_keys ? vals : vals_tmp;
+  const std::size_t width = tile << pass, tiles = counts->tiles;
+  const unsigned warp = unsigned(threadIdx.x) / 32;
+  for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const long_tile lt = long_tile::of(t, tile, offsets, longs);
+    const std::size_t pair = lt.at / (2 * width) * (2 * width);
+    const std::size_t m = min(width, lt.size - pair), n = min(2 * width, lt.size - pair) - m;
+    const std::size_t diag0 = lt.at - pair, diag1 = min(diag0 + tile, m + n);
+    const std::size_t base = lt.segment_begin + pair;
+    const Key* a = src_k + base;
+    const Value* va = has_values ? src_v + base : nullptr;
+    if (warp < 2) {
+      const std::size_t k = warp == 0 ? diag0 : diag1;
+      const std::size_t i = k == 0 ? 0 : k == m + n ? m : block::warp_co_rank(k, a, m, a + m, n, comp);
+      if (threadIdx.x % 32 == 0) bounds[warp] = i;
+    }
+    __syncthreads();
+    merge_staged_tile<VT, has_values>(a, va, a + m, has_values ? va + m : nullptr, dst_k + base,
+                                      has_values ? dst_v + base : nullptr, diag0, diag1, bounds[0],
+                                      bounds[1], pass_smem_raw, comp);
+    __syncthreads();  // the stage and the bounds are free for the next tile
   }
 }
 

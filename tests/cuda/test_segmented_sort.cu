@@ -1,0 +1,450 @@
+// GPU segmented sorts against the host, segment by segment: stable_sort_segments (bitwise equal to
+// std::stable_sort of each segment; pairs carry each key's original position, so stability is
+// checked too) and sort_segments (std::sort; pairs as a multiset). Shapes: every length 1-64,
+// 2^k - 1, 2^k, 2^k + 1, the stable sort's window and tile boundaries +-1, mixed distributions,
+// empty segments, keys outside every segment; keys u32, u64, f32, f64, 8- and 16-byte structs
+// under their own comparators; offsets of 32 and 64 bits; NaN keys and a comparator that is not a
+// strict weak order must end. Device arrays have guard bytes on both sides that must survive.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "corank/cuda/segmented_sort.cuh"
+#include "support/cuda_test.cuh"
+#include "support/seeded_test.hpp"
+
+namespace {
+
+using corank::test::device_buffer;
+
+/// 8-byte key ordered by `hi` only: distinct keys tie, so only a stable sort gives one answer.
+struct pair_key {
+  std::uint32_t hi, lo;
+};
+struct by_hi {
+  __host__ __device__ bool operator()(const pair_key& x, const pair_key& y) const {
+    return x.hi < y.hi;
+  }
+};
+/// 16-byte key ordered by `major` descending, then `minor` ascending (`pad` ties).
+struct wide_key {
+  std::uint64_t major;
+  std::uint32_t minor, pad;
+};
+struct wide_order {
+  __host__ __device__ bool operator()(const wide_key& x, const wide_key& y) const {
+    return x.major != y.major ? x.major > y.major : x.minor < y.minor;
+  }
+};
+/// Not a strict weak order (not irreflexive): the sorts must still end.
+struct less_or_equal {
+  template <class T>
+  __host__ __device__ bool operator()(const T& x, const T& y) const {
+    return x <= y;
+  }
+};
+
+template <class K>
+K random_key(std::mt19937_64& rng, std::uint64_t range) {
+  if constexpr (std::is_same_v<K, pair_key>)
+    return {std::uint32_t(rng() % range), std::uint32_t(rng())};
+  else if constexpr (std::is_same_v<K, wide_key>)
+    return {rng() % range, std::uint32_t(rng() % 3), std::uint32_t(rng())};
+  else
+    return K(rng() % range);
+}
+
+template <class K>
+std::vector<K> random_keys(std::mt19937_64& rng, std::size_t n, std::uint64_t range) {
+  std::vector<K> v(n);
+  for (auto& x : v) x = random_key<K>(rng, range);
+  return v;
+}
+
+template <class Offset = std::int64_t>
+std::vector<Offset> offsets_of(const std::vector<std::size_t>& sizes, std::size_t first = 0) {
+  std::vector<Offset> o(1, Offset(first));
+  for (std::size_t s : sizes) o.push_back(Offset(std::size_t(o.back()) + s));
+  return o;
+}
+
+/// A device copy of `host` with `guard` bytes of a known pattern on both sides.
+template <class T>
+struct guarded {
+  static constexpr std::size_t guard = 24;  // not a multiple of 16: unaligned data
+  std::size_t n;
+  device_buffer<unsigned char> bytes;
+  explicit guarded(const std::vector<T>& host)
+      : n(host.size()), bytes(n * sizeof(T) + 2 * guard) {
+    cudaMemset(bytes.data(), 0x5A, bytes.size());
+    if (n) cudaMemcpy(data(), host.data(), n * sizeof(T), cudaMemcpyHostToDevice);
+  }
+  T* data() { return reinterpret_cast<T*>(bytes.data() + guard); }
+  std::vector<T> result() {
+    const std::vector<unsigned char> all = bytes.to_host();
+    for (std::size_t i = 0; i < guard; ++i) {
+      EXPECT_EQ(all[i], 0x5A) << "guard before the array overwritten";
+      EXPECT_EQ(all[all.size() - 1 - i], 0x5A) << "guard after the array overwritten";
+    }
+    std::vector<T> out(n);
+    if (n) std::memcpy(out.data(), all.data() + guard, n * sizeof(T));
+    return out;
+  }
+};
+
+template <class T>
+bool same_bits(const std::vector<T>& x, const std::vector<T>& y) {
+  return x.size() == y.size() && (x.empty() || !std::memcmp(x.data(), y.data(), x.size() * sizeof(T)));
+}
+
+/// Index of the first element where x and y differ bitwise (for failure messages).
+template <class T>
+std::size_t first_difference(const std::vector<T>& x, const std::vector<T>& y) {
+  std::size_t i = 0;
+  while (i < x.size() && i < y.size() && !std::memcmp(&x[i], &y[i], sizeof(T))) ++i;
+  return i;
+}
+
+/// stable_sort_segments and stable_sort_segments_by_key (values: original positions) against
+/// std::stable_sort of each segment. Keys outside every segment stay where they are.
+template <class K, class Offset, class Compare>
+void expect_stable_segments(const std::vector<K>& keys, const std::vector<Offset>& offsets,
+                            Compare comp) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t n = keys.size(), segments = offsets.size() - 1;
+  device_buffer<Offset> d_offsets(offsets);
+  std::vector<std::uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  for (std::size_t s = 0; s < segments; ++s)
+    std::stable_sort(order.begin() + std::ptrdiff_t(offsets[s]),
+                     order.begin() + std::ptrdiff_t(offsets[s + 1]),
+                     [&](std::uint32_t x, std::uint32_t y) { return comp(keys[x], keys[y]); });
+  std::vector<K> expected(n);
+  for (std::size_t i = 0; i < n; ++i) expected[i] = keys[order[i]];
+
+  guarded<K> dk(keys);
+  CORANK_ASSERT_CUDA(corank::cuda::stable_sort_segments(dk.data(), n, d_offsets.data(), segments,
+                                                        comp));
+  CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+  const auto got = dk.result();
+  ASSERT_TRUE(same_bits(got, expected)) << "keys differ first at " << first_difference(got, expected)
+                                        << " of " << n << " (" << segments << " segments)";
+
+  std::vector<std::uint32_t> vals(n);
+  std::iota(vals.begin(), vals.end(), 0u);
+  guarded<K> dk2(keys);
+  guarded<std::uint32_t> dv(vals);
+  CORANK_ASSERT_CUDA(corank::cuda::stable_sort_segments_by_key(dk2.data(), dv.data(), n,
+                                                               d_offsets.data(), segments, comp));
+  CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+  const auto got_keys = dk2.result();
+  const auto got_vals = dv.result();
+  ASSERT_TRUE(same_bits(got_keys, expected)) << "pairs' keys differ first at "
+                                             << first_difference(got_keys, expected);
+  ASSERT_TRUE(got_vals == order) << "values differ first at " << first_difference(got_vals, order);
+}
+
+/// sort_segments and sort_segments_by_key against std::sort of each segment (pairs as a
+/// multiset: every value stays in its segment, with its key).
+template <class K, class Offset, class Compare>
+void expect_unstable_segments(const std::vector<K>& keys, const std::vector<Offset>& offsets,
+                              Compare comp) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t n = keys.size(), segments = offsets.size() - 1;
+  device_buffer<Offset> d_offsets(offsets);
+  guarded<K> dk(keys);
+  CORANK_ASSERT_CUDA(corank::cuda::sort_segments(dk.data(), n, d_offsets.data(), segments, comp));
+  CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+  std::vector<K> expected = keys;
+  for (std::size_t s = 0; s < segments; ++s)
+    std::sort(expected.begin() + std::ptrdiff_t(offsets[s]),
+              expected.begin() + std::ptrdiff_t(offsets[s + 1]), comp);
+  ASSERT_TRUE(same_bits(dk.result(), expected));
+
+  std::vector<std::uint32_t> vals(n);
+  std::iota(vals.begin(), vals.end(), 0u);
+  guarded<K> dk2(keys);
+  guarded<std::uint32_t> dv(vals);
+  CORANK_ASSERT_CUDA(corank::cuda::sort_segments_by_key(dk2.data(), dv.data(), n,
+                                                        d_offsets.data(), segments, comp));
+  CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+  const auto got_keys = dk2.result(), got_vals = dv.result();
+  ASSERT_TRUE(same_bits(got_keys, expected));
+  for (std::size_t s = 0; s < segments; ++s) {
+    std::vector<std::uint32_t> origin(got_vals.begin() + std::ptrdiff_t(offsets[s]),
+                                      got_vals.begin() + std::ptrdiff_t(offsets[s + 1]));
+    for (std::size_t i = 0; i < origin.size(); ++i)
+      ASSERT_EQ(std::memcmp(&keys[origin[i]], &got_keys[std::size_t(offsets[s]) + i], sizeof(K)), 0)
+          << "pair split in segment " << s;
+    std::sort(origin.begin(), origin.end());
+    for (std::size_t i = 0; i < origin.size(); ++i)
+      ASSERT_EQ(origin[i], std::uint32_t(std::size_t(offsets[s]) + i))
+          << "value left its segment " << s;
+  }
+}
+
+template <class K, class V = corank::no_value>
+using policy_of =
+    corank::cuda::tuning::stable_segmented_policy<sizeof(K),
+                                                  std::is_same_v<V, corank::no_value> ? 0 : sizeof(V)>;
+
+/// Lengths at the stable sort's boundaries: the window (longest segment sorted in one), the tile,
+/// and tiles of 2, 3, 4 and 8 (merge passes), each +-1.
+template <class K>
+std::vector<std::size_t> boundary_lengths() {
+  std::vector<std::size_t> lengths;
+  for (std::size_t policy_window : {policy_of<K>::window, policy_of<K, std::uint32_t>::window})
+    for (std::size_t at : {policy_window, 2 * policy_window, 4 * policy_window, 6 * policy_window,
+                           8 * policy_window, 16 * policy_window})
+      for (std::size_t d : {at - 1, at, at + 1}) lengths.push_back(d);
+  return lengths;
+}
+
+/// Segments of `length` keys, about `total` keys in all (at least one segment).
+std::vector<std::size_t> equal_segments(std::size_t length, std::size_t total) {
+  return std::vector<std::size_t>(std::max<std::size_t>(1, total / length), length);
+}
+
+class StableSortSegments : public corank::test::seeded_test {};
+
+TEST_F(StableSortSegments, HandlesNoKeysNoSegmentsAndEmptySegments) {
+  CORANK_REQUIRE_GPU();
+  CORANK_ASSERT_CUDA(corank::cuda::stable_sort_segments(static_cast<std::uint32_t*>(nullptr), 0,
+                                                        static_cast<const int*>(nullptr), 0));
+  expect_stable_segments(std::vector<std::uint32_t>{}, offsets_of<int>({0, 0, 0}), corank::less{});
+  expect_stable_segments(random_keys<std::uint32_t>(rng, 10, 100),
+                         offsets_of<int>({0, 3, 0, 0, 7, 0}), corank::less{});
+  expect_stable_segments(random_keys<std::uint32_t>(rng, 5000, 100),
+                         offsets_of<int>({0, 0, 1, 0, 4000, 0, 0, 999}), corank::less{});
+}
+
+TEST_F(StableSortSegments, RejectsNullPointers) {
+  CORANK_REQUIRE_GPU();
+  device_buffer<int> offsets(std::vector<int>{0, 4});
+  device_buffer<std::uint32_t> keys(4);
+  EXPECT_EQ(corank::cuda::stable_sort_segments(keys.data(), 4, static_cast<const int*>(nullptr), 1),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(corank::cuda::stable_sort_segments(static_cast<std::uint32_t*>(nullptr), 4,
+                                               offsets.data(), 1),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(corank::cuda::stable_sort_segments_by_key(keys.data(),
+                                                      static_cast<std::uint32_t*>(nullptr), 4,
+                                                      offsets.data(), 1),
+            cudaErrorInvalidValue);
+}
+
+TEST_F(StableSortSegments, LeavesKeysOutsideEverySegment) {
+  const auto keys = random_keys<std::uint32_t>(rng, 20000, 1000);
+  expect_stable_segments(keys, offsets_of({3000, 17, 1, 5000}, 777), corank::less{});
+  expect_stable_segments(keys, offsets_of({10000}, 10000), corank::less{});
+}
+
+TEST_F(StableSortSegments, SortsEveryLengthUpTo64) {
+  for (std::size_t length = 1; length <= 64; ++length)
+    expect_stable_segments(random_keys<std::uint32_t>(rng, 6000 / length * length, 20),
+                           offsets_of(equal_segments(length, 6000)), corank::less{});
+}
+
+TEST_F(StableSortSegments, SortsPowersOfTwoAndTheirNeighbours) {
+  for (int k = 1; k <= 15; ++k)
+    for (std::size_t length : {(std::size_t(1) << k) - 1, std::size_t(1) << k,
+                               (std::size_t(1) << k) + 1}) {
+      const auto sizes = equal_segments(length, 40000);
+      std::size_t n = 0;
+      for (std::size_t s : sizes) n += s;
+      expect_stable_segments(random_keys<std::uint32_t>(rng, n, 1ull << 32), offsets_of(sizes),
+                             corank::less{});
+    }
+}
+
+TEST_F(StableSortSegments, SortsAtWindowAndTileBoundaries) {
+  for (std::size_t length : boundary_lengths<std::uint32_t>()) {
+    // One alone, three in a row, and behind a short segment that shifts them off the windows.
+    for (const auto& sizes : {std::vector<std::size_t>{length},
+                              std::vector<std::size_t>{length, length, length},
+                              std::vector<std::size_t>{5, length, 3, length}}) {
+      std::size_t n = 0;
+      for (std::size_t s : sizes) n += s;
+      expect_stable_segments(random_keys<std::uint32_t>(rng, n, 50), offsets_of(sizes),
+                             corank::less{});
+    }
+  }
+}
+
+TEST_F(StableSortSegments, SortsOneLongSegmentLikeAWholeSort) {
+  for (std::size_t n : {std::size_t(100000), std::size_t(1) << 20, (std::size_t(1) << 20) + 1})
+    expect_stable_segments(random_keys<std::uint32_t>(rng, n, 1000), offsets_of({n}),
+                           corank::greater{});
+}
+
+/// Segment lengths of one of the benchmark's mixed distributions, about `total` keys.
+std::vector<std::size_t> mixed_lengths(std::mt19937_64& rng, int kind, std::size_t total) {
+  std::vector<std::size_t> sizes;
+  std::size_t sum = 0;
+  std::uniform_real_distribution<double> u(0, 1);
+  while (sum < total) {
+    std::size_t s = 0;
+    switch (kind) {
+      case 0: s = 1 + rng() % 100; break;                                      // U[1, 100]
+      case 1: s = 1 + rng() % 5000; break;                                     // U[1, 5000]
+      case 2: s = std::size_t(std::exp(u(rng) * std::log(4096.0))); break;     // log-uniform
+      case 3: s = std::size_t(std::pow(1 - u(rng), -1 / 1.2)); break;          // power law
+      case 4: s = sizes.size() == 7 ? total / 2 : 1 + rng() % 5; break;        // one huge
+      default: s = rng() % 2 ? 0 : 1 + rng() % 200; break;                     // half empty
+    }
+    s = std::min(s, total);
+    sizes.push_back(s), sum += s;
+  }
+  return sizes;
+}
+
+TEST_F(StableSortSegments, SortsMixedDistributions) {
+  for (int kind = 0; kind < 6; ++kind) {
+    const auto sizes = mixed_lengths(rng, kind, 300000);
+    std::size_t n = 0;
+    for (std::size_t s : sizes) n += s;
+    const auto keys = random_keys<std::uint32_t>(rng, n, 1000);
+    expect_stable_segments(keys, offsets_of(sizes), corank::less{});
+    expect_stable_segments(keys, offsets_of<int>(sizes), corank::greater{});
+  }
+}
+
+template <class K, class Compare>
+void expect_every_shape(std::mt19937_64& rng, Compare comp, std::uint64_t range) {
+  std::vector<std::vector<std::size_t>> shapes = {equal_segments(3, 5000),
+                                                  equal_segments(37, 5000),
+                                                  equal_segments(1000, 50000),
+                                                  mixed_lengths(rng, 2, 100000),
+                                                  mixed_lengths(rng, 4, 60000)};
+  for (std::size_t length : boundary_lengths<K>()) shapes.push_back({1, length, 2});
+  for (const auto& sizes : shapes) {
+    std::size_t n = 0;
+    for (std::size_t s : sizes) n += s;
+    expect_stable_segments(random_keys<K>(rng, n, range), offsets_of<std::uint64_t>(sizes), comp);
+  }
+}
+
+TEST_F(StableSortSegments, SortsKeysOfEveryType) {
+  expect_every_shape<std::uint64_t>(rng, corank::less{}, ~0ull);
+  expect_every_shape<float>(rng, corank::less{}, 1000);
+  expect_every_shape<double>(rng, corank::greater{}, 1ull << 40);
+  expect_every_shape<pair_key>(rng, by_hi{}, 20);
+  expect_every_shape<wide_key>(rng, wide_order{}, 10);
+}
+
+/// NaN keys (no strict weak order under <) and a comparator that is not one: the sort ends and
+/// segments free of NaN come out sorted.
+TEST_F(StableSortSegments, EndsOnNaNKeysAndBadComparators) {
+  CORANK_REQUIRE_GPU();
+  for (int kind : {2, 4}) {
+    const auto sizes = mixed_lengths(rng, kind, 200000);
+    const auto offsets = offsets_of(sizes);
+    std::vector<float> keys = random_keys<float>(rng, std::size_t(offsets.back()), 1000);
+    // NaNs in every other segment only.
+    for (std::size_t s = 0; s + 1 < offsets.size(); s += 2)
+      for (auto i = offsets[s]; i < offsets[s + 1]; ++i)
+        if (rng() % 4 == 0) keys[std::size_t(i)] = std::nanf("");
+    device_buffer<std::int64_t> d_offsets(offsets);
+    guarded<float> dk(keys);
+    CORANK_ASSERT_CUDA(corank::cuda::stable_sort_segments(dk.data(), keys.size(), d_offsets.data(),
+                                                          sizes.size(), corank::less{}));
+    CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+    const auto got = dk.result();
+    for (std::size_t s = 1; s + 1 < offsets.size(); s += 2) {
+      std::vector<float> expected(keys.begin() + offsets[s], keys.begin() + offsets[s + 1]);
+      std::stable_sort(expected.begin(), expected.end());
+      ASSERT_TRUE(std::equal(expected.begin(), expected.end(), got.begin() + offsets[s]))
+          << "segment " << s;
+    }
+    guarded<float> dk2(keys), dk3(keys);
+    CORANK_ASSERT_CUDA(corank::cuda::stable_sort_segments(dk2.data(), keys.size(), d_offsets.data(),
+                                                          sizes.size(), less_or_equal{}));
+    CORANK_ASSERT_CUDA(corank::cuda::sort_segments(dk3.data(), keys.size(), d_offsets.data(),
+                                                   sizes.size(), corank::less{}));
+    CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+    dk2.result(), dk3.result();  // the guards
+  }
+}
+
+/// More than 2^31 keys (64-bit offsets): one segment of 2^31 + 3 one-byte keys among short ones,
+/// checked by key counts and order. Runs where the device has the memory.
+TEST_F(StableSortSegments, SortsASegmentOfMoreThan2To31Keys) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t huge = (std::size_t(1) << 31) + 3;
+  const std::vector<std::size_t> sizes = {5, 1000, huge, 7, 2};
+  const auto offsets = offsets_of<std::uint64_t>(sizes);
+  const std::size_t n = offsets.back();
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CORANK_ASSERT_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_bytes < 3 * n + (std::size_t(1) << 30)) GTEST_SKIP() << "not enough device memory";
+  std::vector<std::uint8_t> keys(n);
+  std::uint64_t x = rng();
+  for (auto& k : keys) x = x * 6364136223846793005ull + 1442695040888963407ull, k = std::uint8_t(x >> 56);
+  device_buffer<std::uint64_t> d_offsets(offsets);
+  device_buffer<std::uint8_t> dk(keys);
+  CORANK_ASSERT_CUDA(corank::cuda::stable_sort_segments(dk.data(), n, d_offsets.data(),
+                                                        sizes.size(), corank::less{}));
+  CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+  const auto got = dk.to_host();
+  for (std::size_t s = 0; s < sizes.size(); ++s) {
+    std::size_t before[256] = {}, after[256] = {};
+    for (auto i = offsets[s]; i < offsets[s + 1]; ++i) ++before[keys[i]], ++after[got[i]];
+    ASSERT_TRUE(std::equal(before, before + 256, after)) << "keys changed in segment " << s;
+    ASSERT_TRUE(std::is_sorted(got.begin() + std::ptrdiff_t(offsets[s]),
+                               got.begin() + std::ptrdiff_t(offsets[s + 1])))
+        << "segment " << s;
+  }
+}
+
+// ---- sort_segments (not stable)
+
+class SortSegments : public corank::test::seeded_test {};
+
+TEST_F(SortSegments, HandlesNoSegmentsAndEmptySegments) {
+  CORANK_REQUIRE_GPU();
+  CORANK_ASSERT_CUDA(corank::cuda::sort_segments(static_cast<std::uint32_t*>(nullptr), 0,
+                                                 static_cast<const int*>(nullptr), 0));
+  expect_unstable_segments(std::vector<std::uint32_t>{}, offsets_of<int>({0, 0, 0}),
+                           corank::less{});
+  expect_unstable_segments(random_keys<std::uint32_t>(rng, 10, 100),
+                           offsets_of<int>({0, 3, 0, 0, 7, 0}), corank::less{});
+}
+
+TEST_F(SortSegments, SortsOneSegmentOfEverySizeClass) {
+  for (std::size_t n : {1, 2, 32, 33, 64, 65, 256, 257, 1023, 1024, 1025, 2048, 2049, 8191, 8192,
+                        8193, 100000})
+    expect_unstable_segments(random_keys<std::uint32_t>(rng, n, 1ull << 32), offsets_of<int>({n}),
+                             corank::less{});
+}
+
+TEST_F(SortSegments, SortsMixedSizes) {
+  std::vector<std::size_t> sizes;
+  std::size_t total = 0;
+  while (total < 600000) {
+    const int cls = int(rng() % 10);
+    const std::size_t s = cls < 4   ? rng() % 40
+                          : cls < 7 ? rng() % 1100
+                          : cls < 9 ? rng() % 9000
+                                    : rng() % 70000;
+    sizes.push_back(s), total += s;
+  }
+  const auto keys = random_keys<std::uint32_t>(rng, total, 1000);
+  expect_unstable_segments(keys, offsets_of<int>(sizes), corank::less{});
+  expect_unstable_segments(keys, offsets_of<int>(sizes), corank::greater{});
+}
+
+TEST_F(SortSegments, SortsUniformSegments) {
+  for (std::size_t size : {5, 32, 128, 1024}) {
+    const std::vector<std::size_t> sizes(200000 / size, size);
+    expect_unstable_segments(random_keys<std::uint32_t>(rng, sizes.size() * size, 1ull << 32),
+                             offsets_of<int>(sizes), corank::less{});
+  }
+}
+
+}  // namespace
