@@ -104,8 +104,14 @@ struct sweep {
 
   sweep(const gpu_segmented_sort_config& c, report& r, const device_vector<key>& in,
         const device_vector<value>& in_vals)
-      : config(c), rep(r), input(in), input_vals(in_vals), keys(c.total_keys),
-        out_keys(c.total_keys), vals(c.total_keys), out_vals(c.total_keys) {}
+      : config(c),
+        rep(r),
+        input(in),
+        input_vals(in_vals),
+        keys(c.total_keys),
+        out_keys(c.total_keys),
+        vals(c.total_keys),
+        out_vals(c.total_keys) {}
 
   void restore(bool with_values) {
     const std::size_t n = config.total_keys;
@@ -142,11 +148,12 @@ struct sweep {
                              t, b, input.data, out_keys.data, input_vals.data, out_vals.data,
                              std::int64_t(n), std::int64_t(segments), begins, ends)
                        : cub::DeviceSegmentedSort::SortKeys(t, b, input.data, out_keys.data,
-                                                            std::int64_t(n),
-                                                            std::int64_t(segments), begins, ends);
+                                                            std::int64_t(n), std::int64_t(segments),
+                                                            begins, ends);
         },
         t1);
-    rep.add(shape, pairs ? "cub::DeviceSegmentedSort::SortPairs" : "cub::DeviceSegmentedSort::SortKeys",
+    rep.add(shape,
+            pairs ? "cub::DeviceSegmentedSort::SortPairs" : "cub::DeviceSegmentedSort::SortKeys",
             role::baseline, measure_device(cub_sort, config.timing), true);
     // Equal lengths from 8 keys up (below, a block per segment of a few keys takes seconds).
     if (equal && !pairs && n / segments >= 8) {
@@ -173,9 +180,8 @@ struct sweep {
       corank("corank stable_sort_segments_by_key", [&] {
         return cuda::stable_sort_segments_by_key(keys.data, vals.data, n, begins, segments);
       });
-      corank("corank sort_segments_by_key", [&] {
-        return cuda::sort_segments_by_key(keys.data, vals.data, n, begins, segments);
-      });
+      corank("corank sort_segments_by_key",
+             [&] { return cuda::sort_segments_by_key(keys.data, vals.data, n, begins, segments); });
     } else {
       corank("corank stable_sort_segments",
              [&] { return cuda::stable_sort_segments(keys.data, n, begins, segments); });
@@ -191,17 +197,21 @@ struct sweep {
 report run_gpu_segmented_sort_bench(const gpu_segmented_sort_config& config) {
   report rep("gpu segmented sort");
   const std::size_t n = config.total_keys;
-  rep.set_meta("keys", "u32 uniform random, " + human_count(n) + " in all per shape; offsets int64");
+  rep.set_meta("keys",
+               "u32 uniform random, " + human_count(n) + " in all per shape; offsets int64");
   rep.set_meta("timing", "CUDA events per plain call (corank allocates its temporary inside)");
   const std::vector<std::size_t> lengths =
       config.lengths.empty() ? default_segment_lengths() : config.lengths;
-  const std::vector<std::string> kinds = {"uniform 1..64",         "uniform 1..4096",
-                                          "log-uniform 1..4096",   "power law (alpha 1.5)",
-                                          "one of half the keys among 1..8", "half empty, others 1..200"};
+  const std::vector<std::string> kinds = {"uniform 1..64",
+                                          "uniform 1..4096",
+                                          "log-uniform 1..4096",
+                                          "power law (alpha 1.5)",
+                                          "one of half the keys among 1..8",
+                                          "half empty, others 1..200"};
   const std::vector<std::size_t> pair_lengths = {2, 16, 33, 100, 1000, 5000, 100000};
-  const int shapes = int(lengths.size() + (config.mixed ? kinds.size() : 0) +
-                         (config.pairs ? pair_lengths.size() + kinds.size() : 0) +
-                         config.single_sizes.size());
+  const int shapes =
+      int(lengths.size() + (config.mixed ? kinds.size() : 0) +
+          (config.pairs ? pair_lengths.size() + kinds.size() : 0) + config.single_sizes.size());
   progress bar(shapes, config.show_progress);
   const device_vector<key> input(uniform_keys(n, 7));
   std::vector<value> positions(n);
@@ -238,16 +248,16 @@ report run_gpu_segmented_sort_bench(const gpu_segmented_sort_config& config) {
   for (std::size_t m : config.single_sizes) {
     if (m > n) continue;
     bar.step("one segment of " + human_count(m));
-    const row shape = problem_shape("one segment of " + human_count(m), "gpu", m, m,
-                                    2 * m * sizeof(key));
+    const row shape =
+        problem_shape("one segment of " + human_count(m), "gpu", m, m, 2 * m * sizeof(key));
     const device_vector<offset> d_offsets(std::vector<offset>{0, offset(m)});
     const auto restore = [&] {
       cudaMemcpyAsync(s.keys.data, input.data, m * sizeof(key), cudaMemcpyDeviceToDevice);
     };
-    rep.add(shape, "corank stable_sort (whole array)", role::baseline,
-            measure_device([&] { return cuda::stable_sort(s.keys.data, m); }, config.timing,
-                           restore),
-            true);
+    rep.add(
+        shape, "corank stable_sort (whole array)", role::baseline,
+        measure_device([&] { return cuda::stable_sort(s.keys.data, m); }, config.timing, restore),
+        true);
     cuda_check(cudaMemcpy(s.out_keys.data, s.keys.data, m * sizeof(key), cudaMemcpyDeviceToDevice),
                "copy");
     for (int stable = 1; stable >= 0; --stable) {

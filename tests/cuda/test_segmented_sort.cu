@@ -80,8 +80,7 @@ struct guarded {
   static constexpr std::size_t guard = 24;  // not a multiple of 16: unaligned data
   std::size_t n;
   device_buffer<unsigned char> bytes;
-  explicit guarded(const std::vector<T>& host)
-      : n(host.size()), bytes(n * sizeof(T) + 2 * guard) {
+  explicit guarded(const std::vector<T>& host) : n(host.size()), bytes(n * sizeof(T) + 2 * guard) {
     cudaMemset(bytes.data(), 0x5A, bytes.size());
     if (n) cudaMemcpy(data(), host.data(), n * sizeof(T), cudaMemcpyHostToDevice);
   }
@@ -100,7 +99,8 @@ struct guarded {
 
 template <class T>
 bool same_bits(const std::vector<T>& x, const std::vector<T>& y) {
-  return x.size() == y.size() && (x.empty() || !std::memcmp(x.data(), y.data(), x.size() * sizeof(T)));
+  return x.size() == y.size() &&
+         (x.empty() || !std::memcmp(x.data(), y.data(), x.size() * sizeof(T)));
 }
 
 /// Index of the first element where x and y differ bitwise (for failure messages).
@@ -129,12 +129,13 @@ void expect_stable_segments(const std::vector<K>& keys, const std::vector<Offset
   for (std::size_t i = 0; i < n; ++i) expected[i] = keys[order[i]];
 
   guarded<K> dk(keys);
-  CORANK_ASSERT_CUDA(corank::cuda::stable_sort_segments(dk.data(), n, d_offsets.data(), segments,
-                                                        comp));
+  CORANK_ASSERT_CUDA(
+      corank::cuda::stable_sort_segments(dk.data(), n, d_offsets.data(), segments, comp));
   CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
   const auto got = dk.result();
-  ASSERT_TRUE(same_bits(got, expected)) << "keys differ first at " << first_difference(got, expected)
-                                        << " of " << n << " (" << segments << " segments)";
+  ASSERT_TRUE(same_bits(got, expected))
+      << "keys differ first at " << first_difference(got, expected) << " of " << n << " ("
+      << segments << " segments)";
 
   std::vector<std::uint32_t> vals(n);
   std::iota(vals.begin(), vals.end(), 0u);
@@ -145,8 +146,8 @@ void expect_stable_segments(const std::vector<K>& keys, const std::vector<Offset
   CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
   const auto got_keys = dk2.result();
   const auto got_vals = dv.result();
-  ASSERT_TRUE(same_bits(got_keys, expected)) << "pairs' keys differ first at "
-                                             << first_difference(got_keys, expected);
+  ASSERT_TRUE(same_bits(got_keys, expected))
+      << "pairs' keys differ first at " << first_difference(got_keys, expected);
   ASSERT_TRUE(got_vals == order) << "values differ first at " << first_difference(got_vals, order);
 }
 
@@ -171,8 +172,8 @@ void expect_unstable_segments(const std::vector<K>& keys, const std::vector<Offs
   std::iota(vals.begin(), vals.end(), 0u);
   guarded<K> dk2(keys);
   guarded<std::uint32_t> dv(vals);
-  CORANK_ASSERT_CUDA(corank::cuda::sort_segments_by_key(dk2.data(), dv.data(), n,
-                                                        d_offsets.data(), segments, comp));
+  CORANK_ASSERT_CUDA(corank::cuda::sort_segments_by_key(dk2.data(), dv.data(), n, d_offsets.data(),
+                                                        segments, comp));
   CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
   const auto got_keys = dk2.result(), got_vals = dv.result();
   ASSERT_TRUE(same_bits(got_keys, expected));
@@ -190,9 +191,8 @@ void expect_unstable_segments(const std::vector<K>& keys, const std::vector<Offs
 }
 
 template <class K, class V = corank::no_value>
-using policy_of =
-    corank::cuda::tuning::stable_segmented_policy<sizeof(K),
-                                                  std::is_same_v<V, corank::no_value> ? 0 : sizeof(V)>;
+using policy_of = corank::cuda::tuning::stable_segmented_policy<
+    sizeof(K), std::is_same_v<V, corank::no_value> ? 0 : sizeof(V)>;
 
 /// Lengths at the stable sort's boundaries: the window (longest segment sorted in one), the tile,
 /// and tiles of 2, 3, 4 and 8 (merge passes), each +-1.
@@ -233,9 +233,8 @@ TEST_F(StableSortSegments, RejectsNullPointers) {
   EXPECT_EQ(corank::cuda::stable_sort_segments(static_cast<std::uint32_t*>(nullptr), 4,
                                                offsets.data(), 1),
             cudaErrorInvalidValue);
-  EXPECT_EQ(corank::cuda::stable_sort_segments_by_key(keys.data(),
-                                                      static_cast<std::uint32_t*>(nullptr), 4,
-                                                      offsets.data(), 1),
+  EXPECT_EQ(corank::cuda::stable_sort_segments_by_key(
+                keys.data(), static_cast<std::uint32_t*>(nullptr), 4, offsets.data(), 1),
             cudaErrorInvalidValue);
 }
 
@@ -253,8 +252,8 @@ TEST_F(StableSortSegments, SortsEveryLengthUpTo64) {
 
 TEST_F(StableSortSegments, SortsPowersOfTwoAndTheirNeighbours) {
   for (int k = 1; k <= 15; ++k)
-    for (std::size_t length : {(std::size_t(1) << k) - 1, std::size_t(1) << k,
-                               (std::size_t(1) << k) + 1}) {
+    for (std::size_t length :
+         {(std::size_t(1) << k) - 1, std::size_t(1) << k, (std::size_t(1) << k) + 1}) {
       const auto sizes = equal_segments(length, 40000);
       std::size_t n = 0;
       for (std::size_t s : sizes) n += s;
@@ -266,9 +265,9 @@ TEST_F(StableSortSegments, SortsPowersOfTwoAndTheirNeighbours) {
 TEST_F(StableSortSegments, SortsAtWindowAndTileBoundaries) {
   for (std::size_t length : boundary_lengths<std::uint32_t>()) {
     // One alone, three in a row, and behind a short segment that shifts them off the windows.
-    for (const auto& sizes : {std::vector<std::size_t>{length},
-                              std::vector<std::size_t>{length, length, length},
-                              std::vector<std::size_t>{5, length, 3, length}}) {
+    for (const auto& sizes :
+         {std::vector<std::size_t>{length}, std::vector<std::size_t>{length, length, length},
+          std::vector<std::size_t>{5, length, 3, length}}) {
       std::size_t n = 0;
       for (std::size_t s : sizes) n += s;
       expect_stable_segments(random_keys<std::uint32_t>(rng, n, 50), offsets_of(sizes),
@@ -291,12 +290,24 @@ std::vector<std::size_t> mixed_lengths(std::mt19937_64& rng, int kind, std::size
   while (sum < total) {
     std::size_t s = 0;
     switch (kind) {
-      case 0: s = 1 + rng() % 100; break;                                      // U[1, 100]
-      case 1: s = 1 + rng() % 5000; break;                                     // U[1, 5000]
-      case 2: s = std::size_t(std::exp(u(rng) * std::log(4096.0))); break;     // log-uniform
-      case 3: s = std::size_t(std::pow(1 - u(rng), -1 / 1.2)); break;          // power law
-      case 4: s = sizes.size() == 7 ? total / 2 : 1 + rng() % 5; break;        // one huge
-      default: s = rng() % 2 ? 0 : 1 + rng() % 200; break;                     // half empty
+      case 0:
+        s = 1 + rng() % 100;
+        break;  // U[1, 100]
+      case 1:
+        s = 1 + rng() % 5000;
+        break;  // U[1, 5000]
+      case 2:
+        s = std::size_t(std::exp(u(rng) * std::log(4096.0)));
+        break;  // log-uniform
+      case 3:
+        s = std::size_t(std::pow(1 - u(rng), -1 / 1.2));
+        break;  // power law
+      case 4:
+        s = sizes.size() == 7 ? total / 2 : 1 + rng() % 5;
+        break;  // one huge
+      default:
+        s = rng() % 2 ? 0 : 1 + rng() % 200;
+        break;  // half empty
     }
     s = std::min(s, total);
     sizes.push_back(s), sum += s;
@@ -317,11 +328,9 @@ TEST_F(StableSortSegments, SortsMixedDistributions) {
 
 template <class K, class Compare>
 void expect_every_shape(std::mt19937_64& rng, Compare comp, std::uint64_t range) {
-  std::vector<std::vector<std::size_t>> shapes = {equal_segments(3, 5000),
-                                                  equal_segments(37, 5000),
-                                                  equal_segments(1000, 50000),
-                                                  mixed_lengths(rng, 2, 100000),
-                                                  mixed_lengths(rng, 4, 60000)};
+  std::vector<std::vector<std::size_t>> shapes = {
+      equal_segments(3, 5000), equal_segments(37, 5000), equal_segments(1000, 50000),
+      mixed_lengths(rng, 2, 100000), mixed_lengths(rng, 4, 60000)};
   for (std::size_t length : boundary_lengths<K>()) shapes.push_back({1, length, 2});
   for (const auto& sizes : shapes) {
     std::size_t n = 0;
@@ -385,7 +394,8 @@ TEST_F(StableSortSegments, SortsASegmentOfMoreThan2To31Keys) {
   if (free_bytes < 3 * n + (std::size_t(1) << 30)) GTEST_SKIP() << "not enough device memory";
   std::vector<std::uint8_t> keys(n);
   std::uint64_t x = rng();
-  for (auto& k : keys) x = x * 6364136223846793005ull + 1442695040888963407ull, k = std::uint8_t(x >> 56);
+  for (auto& k : keys)
+    x = x * 6364136223846793005ull + 1442695040888963407ull, k = std::uint8_t(x >> 56);
   device_buffer<std::uint64_t> d_offsets(offsets);
   device_buffer<std::uint8_t> dk(keys);
   CORANK_ASSERT_CUDA(corank::cuda::stable_sort_segments(dk.data(), n, d_offsets.data(),
@@ -417,8 +427,8 @@ TEST_F(SortSegments, HandlesNoSegmentsAndEmptySegments) {
 }
 
 TEST_F(SortSegments, SortsOneSegmentOfEverySizeClass) {
-  for (std::size_t n : {1, 2, 32, 33, 64, 65, 256, 257, 1023, 1024, 1025, 2048, 2049, 8191, 8192,
-                        8193, 100000})
+  for (std::size_t n :
+       {1, 2, 32, 33, 64, 65, 256, 257, 1023, 1024, 1025, 2048, 2049, 8191, 8192, 8193, 100000})
     expect_unstable_segments(random_keys<std::uint32_t>(rng, n, 1ull << 32), offsets_of<int>({n}),
                              corank::less{});
 }

@@ -16,6 +16,8 @@ cudaError_t instantiate_every_entry_point(unsigned* k, float* v, std::size_t n, 
   keep(cc::bitonic_sort_by_key(k, v, n, corank::less{}, stream));
   keep(cc::sort_segments(k, n, offsets, segments, corank::less{}, stream));
   keep(cc::sort_segments_by_key(k, v, n, offsets, segments, corank::less{}, stream));
+  keep(cc::stable_sort_segments(k, n, offsets, segments, corank::less{}, stream));
+  keep(cc::stable_sort_segments_by_key(k, v, n, offsets, segments, corank::less{}, stream));
   keep(cc::segmented_inclusive_scan(v, v, n, offsets, segments, corank::plus{}, stream));
   keep(cc::segmented_exclusive_scan(v, v, n, offsets, segments, 0.0f, corank::plus{}, stream));
   keep(cc::scaled_segmented_inclusive_scan(v, v, v, n, offsets, segments, corank::plus{}, stream));

@@ -181,31 +181,37 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   constexpr std::size_t tile_smem = sizeof(kernels::long_tile_smem<Key, Value, Policy::tile>);
   constexpr std::size_t pass_smem =
       kernels::partitioned_smem<has_values, Key, Value>::bytes(Policy::tile);
-  static unsigned grids[2] = {};
+  static unsigned resident[2] = {};
   static const cudaError_t setup = [&] {
     CORANK_CUDA_TRY(allow_smem(window_kernel, sizeof(window_smem)));
-    CORANK_CUDA_TRY(resident_blocks(tile_kernel, NT, tile_smem, &grids[0]));
-    return resident_blocks(pass_kernel, NT, pass_smem, &grids[1]);
+    CORANK_CUDA_TRY(resident_blocks(tile_kernel, NT, tile_smem, &resident[0]));
+    return resident_blocks(pass_kernel, NT, pass_smem, &resident[1]);
   }();
   CORANK_CUDA_TRY(setup);
+  if (layout.windows > 0x7fffffffu || layout.tile_slots > 0x7fffffffu) return cudaErrorInvalidValue;
 
   CORANK_CUDA_TRY(cudaMemsetAsync(counts, 0, sizeof(kernels::long_segment_counts), stream));
   constexpr unsigned st = 256;
   kernels::segment_window_starts<<<unsigned((layout.windows + 1 + st - 1) / st), st, 0, stream>>>(
       offsets, num_segments, Policy::window, layout.windows, starts);
   CORANK_CUDA_TRY(cudaGetLastError());
-  if (layout.windows > 0x7fffffffu) return cudaErrorInvalidValue;
   window_kernel<<<unsigned(layout.windows), NT, sizeof(window_smem), stream>>>(
       keys, vals, offsets, starts, Policy::window, longs, counts, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   if (!layout.long_slots) return cudaSuccess;
-  tile_kernel<<<grids[0], NT, tile_smem, stream>>>(keys, vals, keys_tmp, vals_tmp, offsets, longs,
-                                                    counts, comp);
+  // Grids of up to a few waves over the most tiles there can be (the blocks loop over the tiles
+  // counted on the device): more blocks hide each tile's latency chain, fewer make the passes a
+  // call does not need cheap (every block returns at once).
+  const auto grid = [&](unsigned waves_of) {
+    return unsigned(std::min<std::size_t>(layout.tile_slots, std::size_t(4) * waves_of));
+  };
+  tile_kernel<<<grid(resident[0]), NT, tile_smem, stream>>>(keys, vals, keys_tmp, vals_tmp, offsets,
+                                                            longs, counts, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   const int passes = kernels::merge_passes_for(n, Policy::tile);
   for (int pass = 0; pass < passes; ++pass) {
-    pass_kernel<<<grids[1], NT, pass_smem, stream>>>(keys, vals, keys_tmp, vals_tmp, offsets,
-                                                      longs, counts, pass, comp);
+    pass_kernel<<<grid(resident[1]), NT, pass_smem, stream>>>(keys, vals, keys_tmp, vals_tmp,
+                                                              offsets, longs, counts, pass, comp);
     CORANK_CUDA_TRY(cudaGetLastError());
   }
   return cudaSuccess;
@@ -213,8 +219,7 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
 
 template <class Key, class Value, class Offset, class Compare>
 cudaError_t stable_sort_segments_impl(Key* keys, Value* vals, std::size_t n, const Offset* offsets,
-                                      std::size_t num_segments, Compare comp,
-                                      cudaStream_t stream) {
+                                      std::size_t num_segments, Compare comp, cudaStream_t stream) {
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   using policy = tuning::stable_segmented_policy<sizeof(Key), has_values ? sizeof(Value) : 0>;
   if (num_segments == 0 || n == 0) return cudaSuccess;
@@ -254,8 +259,8 @@ cudaError_t stable_sort_segments(Key* keys, std::size_t n, const Offset* offsets
                                  std::size_t num_segments, Compare comp = {},
                                  cudaStream_t stream = 0) {
   detail::check_sort_types<Key, Key>();
-  return detail::stable_sort_segments_impl(keys, static_cast<block::no_value*>(nullptr), n,
-                                           offsets, num_segments, comp, stream);
+  return detail::stable_sort_segments_impl(keys, static_cast<block::no_value*>(nullptr), n, offsets,
+                                           num_segments, comp, stream);
 }
 
 /// Sorts each segment of keys in place by comp, stably, moving vals alongside.

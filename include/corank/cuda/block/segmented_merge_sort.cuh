@@ -1,9 +1,10 @@
-// Block-level pieces of the stable segmented sort: a tile that holds several whole segments is
-// sorted as one tile of (segment, key) pairs, whose order is the segments' and within a segment
-// the keys' (stable), with the merge sort's own pieces (odd_even_sort, merge_runs_in_shared; the
-// co-rank and the sequential merge of merge_path.hpp). Merge rounds stop as soon as every segment
-// lies within one sorted run, so short segments cost no more rounds than they need and nothing is
-// padded to a power of two.
+// Block-level pieces of the stable segmented sort. A tile that holds several whole segments is
+// sorted like the merge sort's tile (each thread's run in registers, then merge rounds in shared
+// memory; the co-rank and the sequential merge of merge_path.hpp) with two changes: a thread's run
+// is sorted as (segment, key) pairs, and a merge round merges, in each pair of runs, only the one
+// segment that straddles the two (the others are sorted already and stay where they are). Rounds
+// stop once every segment lies within one run, so short segments cost little more than their
+// loads and stores, and nothing is padded to a power of two.
 #pragma once
 
 #include <type_traits>
@@ -38,6 +39,87 @@ __device__ __forceinline__ int rounds_to_cover(unsigned first, unsigned last) {
   int rounds = 0;
   for (unsigned width = VT; first / width != last / width; width *= 2) ++rounds;
   return rounds;
+}
+
+/// One merge round of a tile of segments: in each pair of runs of `width` (A then B), the segment
+/// that holds A's last and B's first key, if one does, has its parts in A and in B merged (stably,
+/// VT outputs per thread from one co-rank); the rest of the pair stays. segment_of[p] is the
+/// tile-local segment of position p; segment_start[s] is where segment s starts (and
+/// segment_start[s + 1] where it ends). s_keys holds count + 1 readable slots. Leaves the block
+/// synchronised.
+template <int NT, int VT, class Key, class Value, class Index, class Compare>
+__device__ __forceinline__ void merge_straddling_segments(Key* s_keys, Value* s_vals,
+                                                          const Index* segment_of,
+                                                          const Index* segment_start,
+                                                          unsigned count, unsigned width, int tid,
+                                                          Compare comp) {
+  const unsigned first = unsigned(tid) * VT;
+  Key out[VT];
+  unsigned index[VT];
+  Value vals[VT];
+  unsigned lo = 0, hi = 0;  // this thread's outputs: positions [lo, hi)
+  if (first < count) {
+    const unsigned pair = first / (2 * width) * (2 * width), mid = pair + width;
+    const unsigned end = pair + 2 * width < count ? pair + 2 * width : count;
+    if (mid < end && segment_of[mid - 1] == segment_of[mid]) {
+      const unsigned s = segment_of[mid];
+      const unsigned s0 = max(pair, unsigned(segment_start[s]));
+      const unsigned s1 = min(end, unsigned(segment_start[s + 1]));
+      lo = max(first, s0), hi = min(first + VT, s1);
+      if (lo < hi) {
+        const unsigned diag = lo - s0;
+        const unsigned a =
+            corank::co_rank<true>(diag, s_keys + s0, mid - s0, s_keys + mid, s1 - mid, comp);
+        corank::serial_merge_registers<VT>(s_keys, s0 + a, mid, mid + (diag - a), s1, out, index,
+                                           comp);
+        if constexpr (!std::is_same_v<Value, no_value>)
+#pragma unroll
+          for (int i = 0; i < VT; ++i)
+            if (lo + i < hi) vals[i] = s_vals[index[i]];
+      }
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < VT; ++i)
+    if (lo + i < hi) {
+      s_keys[lo + i] = out[i];
+      if constexpr (!std::is_same_v<Value, no_value>) s_vals[lo + i] = vals[i];
+    }
+  __syncthreads();
+}
+
+/// Sorts a tile of segments s_keys[0, count) stably (values alongside): each thread's VT items
+/// in registers as (segment, key) pairs, then `rounds` rounds of merge_straddling_segments. Called
+/// by the whole block with the tile and both segment arrays staged and the block synchronised;
+/// leaves it synchronised with the result in s_keys / s_vals.
+template <int NT, int VT, class Key, class Value, class Index, class Compare>
+__device__ __forceinline__ void sort_segments_in_shared(Key* s_keys, Value* s_vals,
+                                                        const Index* segment_of,
+                                                        const Index* segment_start, unsigned count,
+                                                        int rounds, int tid, Compare comp) {
+  constexpr bool has_values = !std::is_same_v<Value, no_value>;
+  const unsigned first = unsigned(tid) * VT;
+  const int valid = first < count ? int(count - first < VT ? count - first : VT) : 0;
+  segment_key<Key> k[VT];
+  Value v[VT];
+#pragma unroll
+  for (int i = 0; i < VT; ++i)
+    if (i < valid) {
+      k[i] = {s_keys[first + i], unsigned(segment_of[first + i])};
+      if constexpr (has_values) v[i] = s_vals[first + i];
+    }
+  odd_even_sort<VT>(k, v, valid, by_segment<Compare>{comp});
+#pragma unroll
+  for (int i = 0; i < VT; ++i)
+    if (i < valid) {
+      s_keys[first + i] = k[i].key;
+      if constexpr (has_values) s_vals[first + i] = v[i];
+    }
+  __syncthreads();
+  for (int r = 0; r < rounds; ++r)
+    merge_straddling_segments<NT, VT>(s_keys, s_vals, segment_of, segment_start, count,
+                                      unsigned(VT) << r, tid, comp);
 }
 
 /// Sorts s_keys[0, count) stably (values alongside) in runs: each thread's VT items in registers,

@@ -252,22 +252,26 @@ __global__ void segment_window_starts(const Offset* offsets, std::size_t num_seg
                                       [&](std::size_t s) { return std::size_t(offsets[s]) < at; });
 }
 
-/// Shared memory of stable_sort_windows: a tile of (segment, key) pairs and of values, each with
-/// one readable slot past the end, and a segment-head flag per key.
+/// Shared memory of stable_sort_windows: a tile of keys and of values, each with one readable
+/// slot past the end, each key's tile-local segment, each segment's start (and one past the last
+/// segment), and a segment-head flag per key.
 template <class Key, class Value, std::size_t Tile>
 struct window_smem {
   static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
-  block::segment_key<Key> keys[Tile + 1];
+  static_assert(Tile < 65536, "tile-local positions and segments in 16 bits");
+  Key keys[Tile + 1];
   std::conditional_t<has_values, Value, char> vals[has_values ? Tile + 1 : 1];
+  unsigned short segment_of[Tile];
+  unsigned short segment_start[Tile + 1];
   unsigned char heads[Tile];
 };
 
 /// Block w sorts the segments that start in [w * window, (w + 1) * window) and are at most
-/// `window` long (so they end within a tile of 2 x window: Policy's NT x VT). Only the last of
-/// them can be longer (a longer one ends past the window); it goes to the long segments' list,
-/// its tiles numbered by an atomic count. The keys of the short ones are one tile of (segment,
-/// key) pairs, sorted by block::sort_runs_in_shared with as many merge rounds as the segment that
-/// straddles the most runs needs.
+/// `window` long (so they end within a tile of 2 x window: NT x VT). Only the last of them can be
+/// longer (a longer one ends past the window); it goes to the long segments' list, its tiles
+/// numbered by an atomic count. The short ones' keys are one tile, sorted by
+/// block::sort_segments_in_shared with as many merge rounds as the segment that straddles the
+/// widest runs needs.
 template <int NT, int VT, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(NT)
     stable_sort_windows(Key* keys, Value* vals, const Offset* offsets, const std::size_t* starts,
@@ -322,12 +326,12 @@ __global__ void __launch_bounds__(NT)
   __syncthreads();
   if (rounds < 0) return;  // every segment of one key or none: nothing moves
   for (unsigned i = unsigned(tid); i < count; i += NT) {
-    smem.keys[i].key = keys[begin + i];
+    smem.keys[i] = keys[begin + i];
     if constexpr (has_values) smem.vals[i] = vals[begin + i];
   }
-  __syncthreads();
 
-  // Each key's segment: the heads up to it (a block scan of each thread's run's heads).
+  // Each key's segment: the heads up to it, less one (a block scan of each thread's run's heads);
+  // each head records where its segment starts.
   const unsigned first = unsigned(tid) * VT;
   unsigned run_heads = 0;
 #pragma unroll
@@ -338,18 +342,21 @@ __global__ void __launch_bounds__(NT)
   if (!block::block_exclusive_scan<NT>(block::flagged<unsigned>{false, run_heads}, prefix, total,
                                        scan_storage, add))
     prefix.value = 0;
-  unsigned segment = prefix.value;
+  unsigned segment = prefix.value;  // heads before this run; position 0 is a head
 #pragma unroll
   for (int i = 0; i < VT; ++i)
     if (first + i < count) {
-      segment += smem.heads[first + i];
-      smem.keys[first + i].segment = segment;
+      if (smem.heads[first + i]) smem.segment_start[segment++] = (unsigned short)(first + i);
+      smem.segment_of[first + i] = (unsigned short)(segment - 1);
     }
-  // Only this thread reads its own run before the next barrier (inside sort_runs_in_shared).
-  block::sort_runs_in_shared<NT, VT>(smem.keys, smem.vals, count, rounds, tid,
-                                     block::by_segment<Compare>{comp});
+  if (tid == 0) smem.segment_start[total.value] = (unsigned short)count;
+  __syncthreads();
+  // Typed as Value (no_value for keys alone: no value moves), not as the placeholder array.
+  block::sort_segments_in_shared<NT, VT>(smem.keys, reinterpret_cast<Value*>(smem.vals),
+                                         smem.segment_of, smem.segment_start, count, rounds, tid,
+                                         comp);
   for (unsigned i = unsigned(tid); i < count; i += NT) {
-    keys[begin + i] = smem.keys[i].key;
+    keys[begin + i] = smem.keys[i];
     if constexpr (has_values) vals[begin + i] = smem.vals[i];
   }
 }
@@ -374,11 +381,11 @@ template <class Key, class Value, std::size_t Tile>
 struct long_tile_smem {
   static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   alignas(16) Key keys[Tile + 1 + block::vector_items<Key>];
-  alignas(16) std::conditional_t<has_values, Value, char>
-      vals[has_values ? Tile + 1 + block::vector_items<Value> : 1];
+  alignas(16) std::conditional_t<has_values, Value,
+                                 char> vals[has_values ? Tile + 1 + block::vector_items<Value> : 1];
 };
 
-/// Sorts each tile of the long segments (a persistent grid over the tiles counted on the device)
+/// Sorts each tile of the long segments (the blocks loop over the tiles counted on the device)
 /// into `keys` when the merge passes are even, else into keys_tmp (the last pass ends in keys).
 /// keys_tmp is congruent with keys modulo 16 bytes, so the 16-byte copies serve both.
 template <int NT, int VT, class Key, class Value, class Offset, class Compare>
@@ -408,8 +415,8 @@ __global__ void __launch_bounds__(NT)
     __pipeline_commit();
     __pipeline_wait_prior(0);
     __syncthreads();
-    block::sort_runs_in_shared<NT, VT>(sk, sv, count, block::rounds_to_cover<VT>(0, count - 1),
-                                       tid, comp);
+    block::sort_runs_in_shared<NT, VT>(sk, sv, count, block::rounds_to_cover<VT>(0, count - 1), tid,
+                                       comp);
     block::copy_range<block::copy_iters<Key, VT>>(sk, keys_out + start, int(count), tid, NT);
     if constexpr (has_values)
       block::copy_range<block::copy_iters<Value, VT>>(sv, vals_out + start, int(count), tid, NT);
@@ -419,10 +426,10 @@ __global__ void __launch_bounds__(NT)
 
 /// Merge pass `pass` over the long segments: within each segment, the runs of tile << pass are
 /// merged pairwise, a tile of outputs per block (its two co-ranks searched by two warps, then
-/// kernels::merge_staged_tile, the production merge's tile). Persistent grid; passes at or past
-/// the longest segment's count return at once (the host launches as many as the longest possible
-/// segment needs). Shorter segments are copied by the passes they do not need, so that every
-/// segment ends in `keys`.
+/// kernels::merge_staged_tile, the production merge's tile); the blocks loop over the tiles. Passes
+/// at or past the longest segment's count return at once (the host launches as many as the longest
+/// possible segment needs). Shorter segments are copied by the passes they do not need, so that
+/// every segment ends in `keys`.
 template <int NT, int VT, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(NT)
     stable_merge_long_runs(Key* keys, Value* vals, Key* keys_tmp, Value* vals_tmp,
@@ -452,7 +459,9 @@ __global__ void __launch_bounds__(NT)
     const Value* va = has_values ? src_v + base : nullptr;
     if (warp < 2) {
       const std::size_t k = warp == 0 ? diag0 : diag1;
-      const std::size_t i = k == 0 ? 0 : k == m + n ? m : block::warp_co_rank(k, a, m, a + m, n, comp);
+      const std::size_t i = k == 0       ? 0
+                            : k == m + n ? m
+                                         : block::warp_co_rank(k, a, m, a + m, n, comp);
       if (threadIdx.x % 32 == 0) bounds[warp] = i;
     }
     __syncthreads();

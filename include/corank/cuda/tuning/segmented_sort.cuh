@@ -9,13 +9,17 @@ namespace corank::cuda::tuning {
 /// One tile of the stable segmented sort: Threads x Items keys. Segments of up to half a tile
 /// are sorted in windows (every segment that starts in a window of half a tile is sorted by one
 /// block, in one tile), longer ones in tiles of their own and then merge passes of tiles. Odd
-/// Items keep each thread's run in shared memory free of bank conflicts in the merges.
+/// Items keep each thread's run in shared memory free of bank conflicts.
 template <std::size_t KeyBytes, std::size_t ValueBytes>
 struct stable_segmented_policy {
   static constexpr int threads = 256;
-  // 16-byte keys: composite keys (key, segment) of 32 bytes; fewer per thread keeps the tile's
-  // shared memory under 64 KiB.
-  static constexpr int items = KeyBytes + ValueBytes <= 8 ? 7 : 5;
+  // Keys per thread: a block's work in a window is half a tile, and its latency chain (offsets,
+  // keys, a scan, the rounds) is the same for any tile, so the longest runs that fit registers
+  // and shared memory. H100, 64M u32 keys in segments of 2-64: 7 per thread 1.0-2.6 ms.
+  static constexpr int items = KeyBytes + ValueBytes <= 4    ? 15
+                               : KeyBytes + ValueBytes <= 8  ? 11
+                               : KeyBytes + ValueBytes <= 16 ? 7
+                                                             : 5;
   static constexpr std::size_t tile = std::size_t(threads) * items;
   static constexpr std::size_t window = tile / 2;  // also the longest segment a window sorts
 };
