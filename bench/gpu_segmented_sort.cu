@@ -195,7 +195,7 @@ struct sweep {
 }  // namespace
 
 report run_gpu_segmented_sort_bench(const gpu_segmented_sort_config& config) {
-  report rep("gpu segmented sort");
+  report rep("gpu segmented sort sweep");
   const std::size_t n = config.total_keys;
   rep.set_meta("keys",
                "u32 uniform random, " + human_count(n) + " in all per shape; offsets int64");

@@ -34,7 +34,7 @@ struct gpu_segmented_sort_config {
 /// The default sweep: 1-64, then 2^k - 1, 2^k, 2^k + 1 for k = 7 .. 20.
 std::vector<std::size_t> default_segment_lengths();
 
-/// One report, "gpu segmented sort": groups "keys, length L", "keys, <distribution>", "pairs,
+/// One report, "gpu segmented sort sweep": groups "keys, length L", "keys, <distribution>", "pairs,
 /// ...", "one segment of n"; baseline cub::DeviceSegmentedSort (or corank stable_sort for one
 /// segment).
 report run_gpu_segmented_sort_bench(const gpu_segmented_sort_config& config);

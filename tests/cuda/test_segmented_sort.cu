@@ -224,7 +224,7 @@ TEST_F(StableSortSegments, HandlesNoKeysNoSegmentsAndEmptySegments) {
                          offsets_of<int>({0, 0, 1, 0, 4000, 0, 0, 999}), corank::less{});
 }
 
-TEST_F(StableSortSegments, RejectsNullPointers) {
+TEST_F(StableSortSegments, RejectsNullPointersAndOverlappingKeysAndValues) {
   CORANK_REQUIRE_GPU();
   device_buffer<int> offsets(std::vector<int>{0, 4});
   device_buffer<std::uint32_t> keys(4);
@@ -236,6 +236,9 @@ TEST_F(StableSortSegments, RejectsNullPointers) {
   EXPECT_EQ(corank::cuda::stable_sort_segments_by_key(
                 keys.data(), static_cast<std::uint32_t*>(nullptr), 4, offsets.data(), 1),
             cudaErrorInvalidValue);
+  EXPECT_EQ(
+      corank::cuda::stable_sort_segments_by_key(keys.data(), keys.data() + 1, 2, offsets.data(), 1),
+      cudaErrorInvalidValue);
 }
 
 TEST_F(StableSortSegments, LeavesKeysOutsideEverySegment) {

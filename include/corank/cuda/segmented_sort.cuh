@@ -9,7 +9,9 @@
 // Segment s is keys[offsets[s], offsets[s + 1]) (CSR: num_segments + 1 offsets, non-decreasing,
 // offsets[num_segments] <= n; empty segments allowed; any integer Offset, 64-bit included).
 // Device pointers; comp a strict weak order callable on the device (with one that is not, NaN
-// keys for instance, the sorts still end and keys stay in their segments).
+// keys for instance, the sorts still end; the order within a segment is then unspecified).
+// Bad arguments (null pointers with keys to sort, keys and values that overlap) give
+// cudaErrorInvalidValue.
 //
 // stable_sort_segments: stable (keys that compare equal keep their order, values too), any n and
 // number of segments (64-bit). The segments that start in each window of half a tile (keys) and
@@ -224,6 +226,8 @@ cudaError_t stable_sort_segments_impl(Key* keys, Value* vals, std::size_t n, con
   using policy = tuning::stable_segmented_policy<sizeof(Key), has_values ? sizeof(Value) : 0>;
   if (num_segments == 0 || n == 0) return cudaSuccess;
   if (!offsets || !keys || (has_values && !vals)) return cudaErrorInvalidValue;
+  if (has_values && overlaps(keys, n * sizeof(Key), vals, n * sizeof(Value)))
+    return cudaErrorInvalidValue;
   const stable_segments_layout<Key, Value, policy> layout(n, num_segments);
   void* temp = nullptr;
   CORANK_CUDA_TRY(cudaMallocAsync(&temp, layout.bytes(n), stream));

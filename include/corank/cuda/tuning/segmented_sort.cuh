@@ -15,7 +15,9 @@ struct stable_segmented_policy {
   static constexpr int threads = 256;
   // Keys per thread: a block's work in a window is half a tile, and its latency chain (offsets,
   // keys, a scan, the rounds) is the same for any tile, so the longest runs that fit registers
-  // and shared memory. H100, 64M u32 keys in segments of 2-64: 7 per thread 1.0-2.6 ms.
+  // and shared memory. H100, 64M u32 keys in segments of 2-64: 7 per thread (and whole-tile
+  // merges) 1.0-2.6 ms; 15 (and merges of straddling segments only) 1.1-2.6, one outlier at 7
+  // keys 4.8 (docs/notes/segmented_sort.md). Not yet measured apart.
   static constexpr int items = KeyBytes + ValueBytes <= 4    ? 15
                                : KeyBytes + ValueBytes <= 8  ? 11
                                : KeyBytes + ValueBytes <= 16 ? 7
