@@ -14,13 +14,16 @@ gpu_info query_gpu() {
   cudaDriverGetVersion(&info.driver_version);
   cudaRuntimeGetVersion(&info.runtime_version);
   int count = 0;
-  if (const cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess) {
-    info.name = cudaGetErrorString(err);
-    cudaGetLastError();  // clear the sticky-free error so later calls start clean
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  cudaGetLastError();  // clear the sticky-free error so later calls start clean
+  // Without a driver the runtime reports an "insufficient" one; both mean no GPU to use here.
+  if (err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice ||
+      (err == cudaSuccess && count == 0)) {
+    info.name = "no GPU or CUDA driver found";
     return info;
   }
-  if (count == 0) {
-    info.name = "no CUDA device found";
+  if (err != cudaSuccess) {
+    info.name = cudaGetErrorString(err);
     return info;
   }
   int device = 0;

@@ -4,6 +4,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <regex>
+
 #include "cli/cli_fixture.hpp"
 #include "io/array_file.hpp"
 
@@ -173,6 +175,22 @@ TEST_F(Cli, PrintsItsVersionAsInfoDoes) {
   EXPECT_EQ(v.exit_code, 0);
   EXPECT_EQ(v.output, "corank " CORANK_PROJECT_VERSION "\n");
   EXPECT_EQ(run_cli("info").output.rfind("corank " CORANK_PROJECT_VERSION "\n", 0), 0u);
+}
+
+TEST_F(Cli, InfoNamesTheGpuOrSaysThatNoneWasFound) {
+  const result r = run_cli("info");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::size_t at = r.output.find("gpu         : ");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  const std::string line = r.output.substr(at, r.output.find('\n', at) - at);
+  if (r.output.find("cuda backend: not compiled in") != std::string::npos)
+    EXPECT_EQ(line, "gpu         : none (not compiled in)");
+  else if (line.rfind("gpu         : none", 0) == 0)  // no driver reads as no GPU, not as a bad one
+    EXPECT_EQ(line, "gpu         : none (no GPU or CUDA driver found)");
+  else  // a GPU: its name, compute capability, multiprocessors and memory
+    EXPECT_TRUE(
+        std::regex_match(line, std::regex(R"(gpu         : .+ \(sm_\d+, \d+ SMs, [0-9.]+ GiB\))")))
+        << line;
 }
 
 TEST_F(Cli, BenchSegmentedScanSaysItIsGpuOnly) {
