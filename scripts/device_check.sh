@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Everything that needs the GPU, in one device call: the three GPU test suites, compute-sanitizer
-# (memcheck and racecheck on subsets sized to finish in about a minute each), the CLI's GPU paths
+# Everything that needs the GPU, in one device call: the GPU test suites and the README's GPU block,
+# compute-sanitizer (memcheck and racecheck on subsets sized to finish in a minute or so each), the CLI's GPU paths
 # against its CPU paths, and `corank bench all` (one JSON document). Logs and the JSON go to $OUT
 # (or ./out); a short table comes last.
 #   usage: scripts/device_check.sh BIN_DIR [tests] [sanitize] [cli] [bench] [bench-quick]
 # BIN_DIR is a build directory (build/release) or a folder of carried binaries: it holds
-# test_cuda_merge, test_cuda_sort, test_cuda_segmented_scan (there or under tests/) and corank; a
-# missing one's steps are skipped. With no parts named, all but bench-quick run.
+# test_cuda_{merge,sort,segmented_scan,segmented_sort,misuse,temporary_storage}, readme_block_* (there
+# or under tests/) and corank; a missing one's steps are skipped. With no parts named, all but bench-quick run.
 set -u
 bin=${1:?usage: scripts/device_check.sh BIN_DIR [parts...]}
 shift
@@ -21,8 +21,12 @@ nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,driver_ver
   --format=csv,noheader
 
 if wants tests; then
-  for suite in merge sort segmented_scan; do
-    have "test_cuda_$suite" && step "test_$suite" 150 "$tests_dir/test_cuda_$suite"
+  for suite in merge sort segmented_scan segmented_sort misuse temporary_storage; do
+    have "test_cuda_$suite" && step "test_$suite" 300 "$tests_dir/test_cuda_$suite"
+  done
+  # The README's GPU block, built as a program of its own (scripts/readme_snippets.py).
+  for block in "$tests_dir"/readme_block_*; do
+    [ -x "$block" ] && step "$(basename "$block")" 60 "$block"
   done
 fi
 
@@ -39,6 +43,15 @@ if wants sanitize; then
     step racecheck_sort 60 "${racecheck[@]}" "$tests_dir/test_cuda_sort" \
       --gtest_filter="$sort_racecheck_filter"
   fi
+  if have test_cuda_segmented_sort; then
+    step memcheck_segsort 240 "${memcheck[@]}" "$tests_dir/test_cuda_segmented_sort" \
+      --gtest_filter='StableSortSegments.HandlesNo*:StableSortSegments.LeavesKeys*:StableSortSegments.SortsAtWindow*:StableSortSegments.EndsOn*:StableSortSegments.SortsKeysOfEveryType:SortSegments.HandlesNo*:SortSegments.SortsOneSegment*'
+    step racecheck_segsort 240 "${racecheck[@]}" "$tests_dir/test_cuda_segmented_sort" \
+      --gtest_filter='StableSortSegments.HandlesNo*:StableSortSegments.LeavesKeys*:SortSegments.HandlesNo*'
+  fi
+  for suite in misuse temporary_storage; do
+    have "test_cuda_$suite" && step "memcheck_$suite" 240 "${memcheck[@]}" "$tests_dir/test_cuda_$suite"
+  done
   if have test_cuda_segmented_scan; then
     step memcheck_scan 150 "${memcheck[@]}" "$tests_dir/test_cuda_segmented_scan" \
       --gtest_filter='-*FloatAndDouble*:*OneSegmentSpanning*/thread*:*IntegerSums*/thread*'
