@@ -1,5 +1,5 @@
-// The CLI's GPU iteration: host arrays to the device, corank::cuda::scaled_segmented_scan_iterations
-// (every iteration in place, one call), and back.
+// The CLI's GPU iteration: host arrays to the device,
+// corank::cuda::scaled_segmented_scan_iterations (every iteration in place, one call), and back.
 #include <algorithm>
 #include <vector>
 
@@ -18,21 +18,27 @@ double run(float* a, const float* xbar, const std::vector<Offset>& offsets, std:
   float* da = s.upload(a, n, "copying a", 16);
   const float* dx = s.upload(xbar, n, "copying xbar", 16);
   const Offset* doff = s.upload(offsets.data(), offsets.size(), "copying the offsets");
-  cuda::segmented_scan_workspace workspace;
   cuda::segmented_scan_options opt;
-  opt.workspace = &workspace;
   opt.steps_per_pass = steps_per_pass;
+  // The look-back state in a buffer of our own, taken before the clock starts (enough for the
+  // warm-up's iterations too).
+  const int warm_up = std::min(iterations, 3);
+  const std::size_t temp_bytes =
+      std::max(cuda::scaled_segmented_scan_iterations_temp_bytes<float>(n, iterations, opt),
+               cuda::scaled_segmented_scan_iterations_temp_bytes<float>(n, warm_up, opt));
+  opt.temporary = {s.allocate<unsigned char>(temp_bytes), temp_bytes};
   // Untimed warm-up on a scratch copy of a (a itself is untouched): up to three iterations, which
   // load every kernel the timed run launches (two-step passes, and the one-step pass of an odd
-  // count) and size the workspace.
+  // count).
   float* scratch = s.allocate<float>(n, 16);
   s.check(cudaMemcpy(scratch, da, n * sizeof(float), cudaMemcpyDeviceToDevice), "warming up");
-  s.check(cuda::scaled_segmented_scan_iterations(opt, scratch, dx, n, doff, rows,
-                                                 std::min(iterations, 3)),
+  s.check(cuda::scaled_segmented_scan_iterations(opt, scratch, dx, n, doff, rows, warm_up),
           "warming up");
   s.check(cudaDeviceSynchronize(), "warming up");
   const double ms = s.time_ms(
-      [&] { return cuda::scaled_segmented_scan_iterations(opt, da, dx, n, doff, rows, iterations); },
+      [&] {
+        return cuda::scaled_segmented_scan_iterations(opt, da, dx, n, doff, rows, iterations);
+      },
       "running the iterations");
   s.download(a, da, n);
   return ms;

@@ -2,6 +2,7 @@
 //
 //   cudaError_t stable_sort(keys, n, comp = corank::less{}, stream = 0);
 //   cudaError_t stable_sort_by_key(keys, vals, n, comp = corank::less{}, stream = 0);
+//   cudaError_t stable_sort(resource, keys, n, comp, stream);                  (a resource's)
 //   std::size_t stable_sort_temp_bytes<Key, Value = none>(n);
 //   cudaError_t stable_sort(keys, n, temp, temp_bytes, comp, stream);          (caller's temp)
 //   cudaError_t stable_sort_by_key(keys, vals, n, temp, temp_bytes, comp, stream);
@@ -13,7 +14,8 @@
 // that compare equal keep their input order (values too). Any n (64-bit). Keys and values
 // trivially copyable, up to 16 bytes. Asynchronous on `stream`; the temporary storage (a second
 // array of keys and values, the four-way passes' cuts and grid samples: stable_sort_temp_bytes)
-// is stream-ordered (cudaMallocAsync) or the caller's.
+// comes from the library's cache, a memory resource or the caller's buffer (memory.cuh); a
+// caller's buffer smaller than stable_sort_temp_bytes gives cudaErrorInvalidValue.
 // Work: O(n log n): a tile sort (odd-even transposition in registers, or for integer keys under
 // less / greater Batcher's network, then merges in shared memory), then merge passes over the
 // whole array: from a few million keys (keys and values of up to 8 bytes) ceil(log4(n / tile))
@@ -33,6 +35,7 @@
 #include <type_traits>
 
 #include "corank/cuda/bitonic_sort.cuh"
+#include "corank/cuda/detail/temporary_storage.cuh"
 #include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
 #include "corank/cuda/kernels/merge_sort.cuh"
@@ -49,16 +52,24 @@ using sort_cut = four_way_split<std::size_t>;
 /// The tuned policy for keys and values of these sizes.
 template <class Key, class Value>
 using sort_policy =
-    tuning::merge_sort_policy<sizeof(Key), std::is_same_v<Value, block::no_value> ? 0 : sizeof(Value)>;
+    tuning::merge_sort_policy<sizeof(Key),
+                              std::is_same_v<Value, block::no_value> ? 0 : sizeof(Value)>;
 
 /// The policy's own tile sort shape (threads x items).
 template <class Policy>
-using default_tile = tuning::sort_tile_shape<Policy::threads, Policy::items, Policy::tile_min_blocks>;
+using default_tile =
+    tuning::sort_tile_shape<Policy::threads, Policy::items, Policy::tile_min_blocks>;
+
+/// The runs' width after a pass of `ways`-way merges from `width`, or n when that reaches n (no
+/// overflow, whatever n).
+inline std::size_t next_run_width(std::size_t width, std::size_t ways, std::size_t n) {
+  return width > n / ways ? n : width * ways;
+}
 
 /// Merge passes from tiles of `tile` keys to n: four-way or two-way.
 inline int merge_passes(std::size_t n, std::size_t tile, std::size_t ways) {
   int passes = 0;
-  for (std::size_t width = tile; width < n; width *= ways) ++passes;
+  for (std::size_t width = tile; width < n; width = next_run_width(width, ways, n)) ++passes;
   return passes;
 }
 
@@ -70,8 +81,8 @@ kernels::four_way_runs<Key, Value> four_way_pass(const Key* keys, const Value* v
                                                  const Key* samples = nullptr,
                                                  Key* samples_out = nullptr) {
   using shape = typename Policy::four_way;
-  return {{},       keys,     vals,    n,          width, shape::stride, shape::parts,
-          keys_out, vals_out, samples, samples_out};
+  return {{},           keys,     vals,     n,       width,      shape::stride,
+          shape::parts, keys_out, vals_out, samples, samples_out};
 }
 
 /// The temporary storage: a second array of keys and of values, the four-way passes' cuts, and
@@ -79,17 +90,14 @@ kernels::four_way_runs<Key, Value> four_way_pass(const Key* keys, const Value* v
 template <class Key, class Value, class Policy = sort_policy<Key, Value>>
 struct merge_sort_layout {
   static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
-  static std::size_t round16(std::size_t b) { return (b + 15) / 16 * 16; }
-  static std::size_t key_bytes(std::size_t n) { return round16(n * sizeof(Key)); }
-  static std::size_t value_bytes(std::size_t n) {
-    return has_values ? round16(n * sizeof(Value)) : 0;
-  }
   /// Four-way passes for n keys (else two-way).
-  static bool four_way(std::size_t n) { return Policy::merge_ways == 4 && n >= Policy::four_way_from; }
+  static bool four_way(std::size_t n) {
+    return Policy::merge_ways == 4 && n >= Policy::four_way_from;
+  }
   /// Cut slots of the largest four-way pass from tiles of `tile` keys.
   static std::size_t most_slots(std::size_t n, std::size_t tile) {
     std::size_t most = 0;
-    for (std::size_t width = tile; width < n; width *= 4) {
+    for (std::size_t width = tile; width < n; width = next_run_width(width, 4, n)) {
       most = std::max(
           most,
           four_way_pass<Key, Value, Policy>(nullptr, nullptr, n, width, nullptr, nullptr).slots());
@@ -100,24 +108,39 @@ struct merge_sort_layout {
   static std::size_t most_slots_of(std::size_t n, tuning::sort_tile_choices<Tiles...>) {
     return std::max({most_slots(n, Tiles::keys)...});
   }
-  /// Enough for whichever tile the sort takes (it depends on n and on the comparator).
-  static std::size_t cut_bytes(std::size_t n) {
+  /// Enough cuts for whichever tile the sort takes (it depends on n and on the comparator).
+  static std::size_t cuts(std::size_t n) {
     if (!four_way(n)) return 0;
     std::size_t most = most_slots(n, default_tile<Policy>::keys);
     if constexpr (!std::is_void_v<typename Policy::four_way_tiles>)
       most = std::max(most, most_slots_of(n, typename Policy::four_way_tiles{}));
-    return round16(most * sizeof(sort_cut));
+    return most;
   }
   static constexpr unsigned sample_every = Policy::four_way::sample_every;
-  /// One array of grid samples: two keys per sample_every.
-  static std::size_t sample_bytes(std::size_t n) {
+  /// Keys in one array of grid samples: two per sample_every.
+  static std::size_t samples(std::size_t n) {
     constexpr std::size_t every = sample_every > 0 ? sample_every : 1;
     if (sample_every == 0 || !four_way(n)) return 0;
-    return round16(2 * ((n + every - 1) / every) * sizeof(Key));
+    return 2 * ((n + every - 1) / every);
   }
-  static std::size_t bytes(std::size_t n) {
-    return key_bytes(n) + value_bytes(n) + cut_bytes(n) + 2 * sample_bytes(n);
+  struct parts {
+    temporary_part keys, values, cuts, samples_in, samples_out;
+    std::size_t bytes;
+  };
+  static parts of(std::size_t n) {
+    temporary_layout layout;
+    parts p;
+    p.keys = layout.add<Key>(n);
+    p.values = layout.add<Value>(has_values ? n : 0);
+    if (layout.bytes() == std::numeric_limits<std::size_t>::max())
+      return {{}, {}, {}, {}, {}, layout.bytes()};
+    p.cuts = layout.add<sort_cut>(cuts(n));
+    p.samples_in = layout.add<Key>(samples(n));
+    p.samples_out = layout.add<Key>(samples(n));
+    p.bytes = layout.bytes();
+    return p;
   }
+  static std::size_t bytes(std::size_t n) { return of(n).bytes; }
 };
 
 /// One four-way pass: the cuts (four_way_partition, each sample's searches shared by the Shape's
@@ -129,8 +152,8 @@ cudaError_t launch_four_way_pass(const Problem& p, sort_cut* cuts, Compare comp,
                                  cudaStream_t stream, bool lane_search = true) {
   using K = typename Problem::key_type;
   using V = typename Problem::value_type;
-  constexpr std::size_t smem =
-      kernels::four_way_smem<Problem::has_values, K, V>::bytes(std::size_t(Shape::threads) * Shape::items);
+  constexpr std::size_t smem = kernels::four_way_smem<Problem::has_values, K, V>::bytes(
+      std::size_t(Shape::threads) * Shape::items);
   const auto kernel = kernels::four_way_merge_tiles<Shape, Problem, Compare>;
   static const cudaError_t configured = allow_smem(kernel, smem);
   CORANK_CUDA_TRY(configured);
@@ -143,7 +166,8 @@ cudaError_t launch_four_way_pass(const Problem& p, sort_cut* cuts, Compare comp,
   if (lanes == 1)
     kernels::four_way_partition<Shape, 1><<<blocks, pt, 0, stream>>>(p, cuts, comp);
   else
-    kernels::four_way_partition<Shape, Shape::search_lanes><<<blocks, pt, 0, stream>>>(p, cuts, comp);
+    kernels::four_way_partition<Shape, Shape::search_lanes>
+        <<<blocks, pt, 0, stream>>>(p, cuts, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   return launch_early(kernel, dim3(unsigned(tiles)), dim3(Shape::threads), smem, stream, p,
                       static_cast<const sort_cut*>(cuts), comp);
@@ -160,20 +184,16 @@ cudaError_t merge_sort_from_tiles(Key* keys, Value* vals, std::size_t n, void* t
   const std::size_t ways = four_way ? 4 : 2;
   constexpr std::size_t tile = Tile::keys;
   // Two-way passes (pairwise_runs) take runs of a multiple of their own tile.
-  if (!four_way && tile % (std::size_t(Policy::pass_threads) * VT) != 0) return cudaErrorInvalidValue;
-  auto* bytes = static_cast<unsigned char*>(temp);
-  Key* keys_tmp = reinterpret_cast<Key*>(bytes);
-  Value* vals_tmp = reinterpret_cast<Value*>(bytes + layout::key_bytes(n));
-  auto* cuts = reinterpret_cast<sort_cut*>(
-      bytes + layout::key_bytes(n) + layout::value_bytes(n));
-  // Grid samples of a pass's input and of its output, swapped like the keys.
-  Key* samples_in = layout::sample_bytes(n) == 0
-                        ? nullptr
-                        : reinterpret_cast<Key*>(reinterpret_cast<unsigned char*>(cuts) +
-                                                 layout::cut_bytes(n));
-  Key* samples_out = samples_in ? reinterpret_cast<Key*>(reinterpret_cast<unsigned char*>(samples_in) +
-                                                         layout::sample_bytes(n))
-                                : nullptr;
+  if (!four_way && tile % (std::size_t(Policy::pass_threads) * VT) != 0)
+    return cudaErrorInvalidValue;
+  const auto parts = layout::of(n);
+  Key* keys_tmp = parts.keys.template in<Key>(temp);
+  Value* vals_tmp = parts.values.template in<Value>(temp);
+  auto* cuts = parts.cuts.template in<sort_cut>(temp);
+  // Grid samples of a pass's input and of its output (null when the passes keep none), swapped
+  // like the keys.
+  Key* samples_in = parts.samples_in.template in<Key>(temp);
+  Key* samples_out = parts.samples_out.template in<Key>(temp);
   const std::size_t tiles = (n + tile - 1) / tile;
   if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
   const int passes = merge_passes(n, tile, ways);
@@ -255,8 +275,8 @@ cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Co
 }
 
 template <class Key, class Value, class Compare>
-cudaError_t merge_sort_impl(Key* keys, Value* vals, std::size_t n, void* temp,
-                            std::size_t temp_bytes, Compare comp, cudaStream_t stream) {
+cudaError_t merge_sort_impl(const temporary_storage& storage, Key* keys, Value* vals, std::size_t n,
+                            Compare comp, cudaStream_t stream) {
   using layout = merge_sort_layout<Key, Value>;
   if ((n && !keys) || (layout::has_values && n && !vals)) return cudaErrorInvalidValue;
   if (n < 2) return cudaSuccess;
@@ -265,31 +285,37 @@ cudaError_t merge_sort_impl(Key* keys, Value* vals, std::size_t n, void* temp,
   const std::size_t key_bytes = n * sizeof(Key);
   const std::size_t value_bytes = layout::has_values ? n * sizeof(Value) : 0;
   if (overlaps(keys, key_bytes, vals, value_bytes)) return cudaErrorInvalidValue;
-  if (temp) {
-    if (temp_bytes < layout::bytes(n) || overlaps(temp, temp_bytes, keys, key_bytes) ||
-        overlaps(temp, temp_bytes, vals, value_bytes))
-      return cudaErrorInvalidValue;
+  if (storage.callers_buffer &&
+      (overlaps(storage.buffer, storage.buffer_bytes, keys, key_bytes) ||
+       overlaps(storage.buffer, storage.buffer_bytes, vals, value_bytes)))
+    return cudaErrorInvalidValue;
+  return with_temporary_storage(storage, layout::bytes(n), stream, [&](void* temp) {
     return merge_sort_run(keys, vals, n, temp, comp, stream);
-  }
-  CORANK_CUDA_TRY(cudaMallocAsync(&temp, layout::bytes(n), stream));
-  const cudaError_t status = merge_sort_run(keys, vals, n, temp, comp, stream);
-  const cudaError_t freed = cudaFreeAsync(temp, stream);
-  return status != cudaSuccess ? status : freed;
+  });
 }
 
 }  // namespace detail
 
-/// Bytes of temporary storage the caller-supplied overloads need for n items.
+/// Bytes of temporary storage the caller's-buffer overloads need for n items (the largest
+/// size_t if that overflows).
 template <class Key, class Value = block::no_value>
 std::size_t stable_sort_temp_bytes(std::size_t n) {
-  return detail::merge_sort_layout<Key, Value>::bytes(n);
+  return n < 2 ? 0 : detail::merge_sort_layout<Key, Value>::bytes(n);
 }
 
-/// Sorts keys[0, n) in place, stably, by comp (temporary storage from cudaMallocAsync).
-template <class Key, class Compare = corank::less>
+/// Sorts keys[0, n) in place, stably, by comp (temporary storage from the library's cache).
+template <class Key, class Compare = corank::less, detail::not_a_buffer<Compare> = 0>
 cudaError_t stable_sort(Key* keys, std::size_t n, Compare comp = {}, cudaStream_t stream = 0) {
   detail::check_sort_types<Key, Key>();
-  return detail::merge_sort_impl(keys, static_cast<block::no_value*>(nullptr), n, nullptr, 0, comp,
+  return detail::merge_sort_impl({}, keys, static_cast<block::no_value*>(nullptr), n, comp, stream);
+}
+
+/// As above with temporary storage from `resource`.
+template <class Key, class Compare = corank::less>
+cudaError_t stable_sort(memory_resource_ref resource, Key* keys, std::size_t n, Compare comp = {},
+                        cudaStream_t stream = 0) {
+  detail::check_sort_types<Key, Key>();
+  return detail::merge_sort_impl(resource, keys, static_cast<block::no_value*>(nullptr), n, comp,
                                  stream);
 }
 
@@ -298,17 +324,24 @@ template <class Key, class Compare = corank::less>
 cudaError_t stable_sort(Key* keys, std::size_t n, void* temp, std::size_t temp_bytes,
                         Compare comp = {}, cudaStream_t stream = 0) {
   detail::check_sort_types<Key, Key>();
-  if (!temp) return cudaErrorInvalidValue;
-  return detail::merge_sort_impl(keys, static_cast<block::no_value*>(nullptr), n, temp, temp_bytes,
-                                 comp, stream);
+  return detail::merge_sort_impl({temp, temp_bytes}, keys, static_cast<block::no_value*>(nullptr),
+                                 n, comp, stream);
 }
 
 /// Sorts keys[0, n) in place, stably, by comp, moving vals[0, n) alongside.
-template <class Key, class Value, class Compare = corank::less>
+template <class Key, class Value, class Compare = corank::less, detail::not_a_buffer<Compare> = 0>
 cudaError_t stable_sort_by_key(Key* keys, Value* vals, std::size_t n, Compare comp = {},
                                cudaStream_t stream = 0) {
   detail::check_sort_types<Key, Value>();
-  return detail::merge_sort_impl(keys, vals, n, nullptr, 0, comp, stream);
+  return detail::merge_sort_impl({}, keys, vals, n, comp, stream);
+}
+
+/// As above with temporary storage from `resource`.
+template <class Key, class Value, class Compare = corank::less>
+cudaError_t stable_sort_by_key(memory_resource_ref resource, Key* keys, Value* vals, std::size_t n,
+                               Compare comp = {}, cudaStream_t stream = 0) {
+  detail::check_sort_types<Key, Value>();
+  return detail::merge_sort_impl(resource, keys, vals, n, comp, stream);
 }
 
 /// As above with the caller's temporary storage (>= stable_sort_temp_bytes<Key, Value>(n)).
@@ -316,8 +349,7 @@ template <class Key, class Value, class Compare = corank::less>
 cudaError_t stable_sort_by_key(Key* keys, Value* vals, std::size_t n, void* temp,
                                std::size_t temp_bytes, Compare comp = {}, cudaStream_t stream = 0) {
   detail::check_sort_types<Key, Value>();
-  if (!temp) return cudaErrorInvalidValue;
-  return detail::merge_sort_impl(keys, vals, n, temp, temp_bytes, comp, stream);
+  return detail::merge_sort_impl({temp, temp_bytes}, keys, vals, n, comp, stream);
 }
 
 }  // namespace corank::cuda

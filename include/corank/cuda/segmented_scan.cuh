@@ -3,12 +3,14 @@
 //   cudaError_t segmented_inclusive_scan(in, out, n, offsets, num_segments, op = plus{}, stream =
 //   0); cudaError_t segmented_exclusive_scan(in, out, n, offsets, num_segments, init, op, stream);
 //   cudaError_t scaled_segmented_inclusive_scan(in, scale, out, n, offsets, num_segments, op,
-//   stream);
-//   ... and each with a leading segmented_scan_options (algorithm, reusable workspace, steps per
-//   pass);
-//   cudaError_t scaled_segmented_scan_iterations(opt, a, scale, n, offsets, num_segments,
-//   iterations, op, stream): the scaled scan in place, `iterations` times, several on each
-//   staged tile.
+//                                               stream);
+//   cudaError_t scaled_segmented_scan_iterations(a, scale, n, offsets, num_segments, iterations,
+//                                                op, stream): the scaled scan in place,
+//                                                `iterations` times, several on each staged tile.
+//   Each also (memory.cuh) with a leading memory resource, with the caller's buffer (temp,
+//   temp_bytes before op; segmented_scan_temp_bytes<T>(n),
+//   scaled_segmented_scan_iterations_temp_bytes<T>(n, iterations, opt)), and with a leading
+//   segmented_scan_options (algorithm, steps per pass, where the temporary storage comes from).
 //
 // Segments: offsets[0] = 0, offsets[num_segments] = n, non-decreasing (num_segments + 1 entries,
 // Offset = 32- or 64-bit integer); equal neighbours are empty segments. T is arithmetic; `op` is
@@ -18,11 +20,13 @@
 // sparse-matrix iteration, b = scan(a * xbar): reads 8 and writes 4 bytes per f32 element).
 //
 // `automatic` is one pass over the data: each element is read and written once and the offsets
-// are read once (no per-element key array, the difference from cub::DeviceScan::InclusiveScanByKey);
-// a short pass before it finds each tile's first segment head (one warp search per tile). It needs
-// a small state (648 bytes per tile of 7424 f32 elements): from the workspace in the options when
-// given (reused without clearing), else allocated stream-ordered for the call. Returns
-// cudaErrorInvalidValue for null pointers with a non-zero size, else the launch's error.
+// are read once (no per-element key array, the difference from
+// cub::DeviceScan::InclusiveScanByKey); a short pass before it finds each tile's first segment head
+// (one warp search per tile). It needs a small state (about 28 bytes per tile of 7424 f32 elements
+// for a scan, 20 more per step of two passes for the iterations), taken for the call from the
+// library's cache, a resource or the caller's buffer (memory.cuh), its status words cleared in the
+// stream. Returns cudaErrorInvalidValue for null pointers with a non-zero size or a caller's buffer
+// below the query, else the launch's error.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -33,9 +37,11 @@
 #include <type_traits>
 #include <utility>
 
+#include "corank/cuda/detail/temporary_storage.cuh"
 #include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
 #include "corank/cuda/kernels/segmented_scan.cuh"
+#include "corank/cuda/memory.cuh"
 #include "corank/cuda/tuning/segmented_scan.cuh"
 #include "corank/functional.hpp"
 
@@ -49,77 +55,53 @@ enum class segmented_scan_algorithm {
 
 namespace detail {
 
-/// Where the single-pass scan's state lies for `capacity` tiles: the status words of the `ring`
-/// slots (two passes of the most steps per pass; all that a new start of epochs clears), the count
-/// of tiles done of each pass of block::pass_ring, each tile's first head's index, and the slots'
-/// aggregates and carries in 8-byte entries whatever the value type. It depends on the capacity
-/// alone, so a call never reads another call's heads or values as status words.
+/// The single-pass scan's state for `tiles` tiles and `slots` slots of tile state (one per step
+/// of a pass, block::step_states): the slots' status words, the count of tiles done of each pass
+/// of block::pass_ring, each tile's first head's index, and the slots' aggregates and carries in
+/// 8-byte entries whatever the value type. Slots lie `tiles` entries apart in every array.
 struct tile_state_layout {
-  static constexpr std::size_t ring =
-      block::pass_ring * tuning::segmented_scan_iteration::most_steps_per_pass;
   static constexpr std::size_t value_slot = 8;
-  std::size_t capacity;
+  temporary_part words, counters, heads, aggregates, carries;
+  std::size_t bytes;
 
-  std::size_t status_bytes() const { return (ring * capacity * 4 + 15) / 16 * 16; }
-  std::size_t counters_at() const { return status_bytes(); }
-  std::size_t heads_at() const {
-    return counters_at() + block::pass_ring * sizeof(unsigned long long);
+  tile_state_layout(std::size_t tiles, std::size_t slots) {
+    temporary_layout layout;
+    const std::size_t entries =
+        tiles > 0 && slots > std::size_t(-1) / tiles ? std::size_t(-1) : tiles * slots;
+    words = layout.add<unsigned>(entries);
+    counters = layout.add<unsigned long long>(block::pass_ring);
+    heads = layout.add<std::int64_t>(tiles);
+    aggregates = layout.add_bytes(entries, value_slot);
+    carries = layout.add_bytes(entries, value_slot);
+    bytes = layout.bytes();
   }
-  std::size_t values_at() const { return heads_at() + capacity * sizeof(std::int64_t); }
-  std::size_t bytes() const { return values_at() + 2 * ring * capacity * value_slot; }
 };
 
-/// Hands out `epochs` consecutive epochs from `next` (the first in `first`), after clearing the
-/// status words when none were handed out yet or the 30 bits of a status word would run out.
-inline cudaError_t take_epochs(void* memory, std::size_t capacity, unsigned epochs,
-                               cudaStream_t stream, unsigned& next, unsigned& first) {
-  constexpr unsigned max_epoch = 1u << 30;
-  if (next == 0 || next + epochs >= max_epoch) {
-    CORANK_CUDA_TRY(
-        cudaMemsetAsync(memory, 0, tile_state_layout{capacity}.status_bytes(), stream));
-    next = 1;
-  }
-  first = next;
-  next += epochs;
-  return cudaSuccess;
+/// Slots of tile state that `steps` steps in passes of `steps_per_pass` use: the ring holds two
+/// passes (block::step_states).
+inline std::size_t state_slots(long long steps, int steps_per_pass) {
+  const long long ring = (long long)block::pass_ring * steps_per_pass;
+  return std::size_t(steps < ring ? steps : ring);
 }
 
 }  // namespace detail
 
-/// Look-back state kept between calls (for iterations): allocated on first use, grown as needed,
-/// never cleared again (status words carry the call's epoch). Not for concurrent calls.
+/// Deprecated, and no longer needed for full speed: every call takes its look-back state from
+/// the library's cache (memory.cuh), or from the resource or buffer of its options'
+/// `temporary`. Kept so that code naming it still compiles; it holds nothing.
 class segmented_scan_workspace {
  public:
   segmented_scan_workspace() = default;
   segmented_scan_workspace(const segmented_scan_workspace&) = delete;
   segmented_scan_workspace& operator=(const segmented_scan_workspace&) = delete;
-  ~segmented_scan_workspace() { cudaFree(memory_); }
-
-  /// Room for `tiles` tiles: returns the state memory, laid out for `capacity` >= tiles tiles,
-  /// and the first of `epochs` consecutive unused epochs (never 0; one per step of the call).
-  cudaError_t prepare(std::size_t tiles, unsigned epochs, cudaStream_t stream, void*& memory,
-                      std::size_t& capacity, unsigned& epoch) {
-    if (tiles > capacity_) {
-      cudaFree(memory_);
-      memory_ = nullptr;
-      capacity_ = 0;
-      CORANK_CUDA_TRY(cudaMalloc(&memory_, detail::tile_state_layout{tiles}.bytes()));
-      capacity_ = tiles;
-      next_epoch_ = 0;
-    }
-    memory = memory_;
-    capacity = capacity_;
-    return detail::take_epochs(memory_, capacity_, epochs, stream, next_epoch_, epoch);
-  }
-
- private:
-  void* memory_ = nullptr;
-  std::size_t capacity_ = 0;
-  unsigned next_epoch_ = 0;
 };
 
 struct segmented_scan_options {
   segmented_scan_algorithm algorithm = segmented_scan_algorithm::automatic;
+  /// Where the temporary storage comes from (memory.cuh): the library's cache by default, a
+  /// memory resource, or the caller's buffer (of the *_temp_bytes queries' size).
+  temporary_storage temporary{};
+  /// Deprecated, ignored (see segmented_scan_workspace).
   segmented_scan_workspace* workspace = nullptr;
   /// scaled_segmented_scan_iterations with `automatic`: iteration steps done on each tile while it
   /// is staged in shared memory. 1: every step reads and writes the data (12 bytes per f32 element
@@ -167,63 +149,50 @@ bool use_tile_head_pass(std::size_t tiles) {
   return waves_of<Shape>(tiles) > tuning::segmented_scan_head_pass::from_waves;
 }
 
-/// The look-back state of the single-pass scan for one launch: from the workspace when given,
-/// else allocated and cleared stream-ordered (no device-wide synchronisation) and freed by
-/// release().
+/// The look-back state of the single-pass scan in `memory` (laid out by tile_state_layout):
+/// hands each grid of a call fresh epochs, after clearing the status words of the slots the call
+/// uses when none were handed out yet or the 30 bits of a status word would run out.
 template <class T>
 class tile_state_memory {
   static_assert(sizeof(T) <= tile_state_layout::value_slot, "values fit their entries");
 
  public:
-  tile_state_memory(segmented_scan_workspace* workspace, std::size_t tiles)
-      : workspace_(workspace), tiles_(tiles) {}
+  tile_state_memory(void* memory, std::size_t tiles, std::size_t slots)
+      : memory_(memory), tiles_(tiles), slots_(slots), layout_(tiles, slots) {}
 
   /// The state of a launch of `steps` steps (fresh epochs) in `passes` passes, and each tile's
   /// first-head slot.
   cudaError_t next(long long steps, long long passes, cudaStream_t stream,
                    block::step_states<T>& states, std::int64_t*& heads) {
-    unsigned first_epoch = 0;
-    if (workspace_) {
-      CORANK_CUDA_TRY(workspace_->prepare(tiles_, unsigned(steps), stream, memory_, capacity_,
-                                          first_epoch));
-    } else {
-      if (!memory_) {
-        CORANK_CUDA_TRY(cudaMallocAsync(&memory_, tile_state_layout{tiles_}.bytes(), stream));
-        capacity_ = tiles_;
-      }
-      CORANK_CUDA_TRY(
-          take_epochs(memory_, capacity_, unsigned(steps), stream, next_epoch_, first_epoch));
+    constexpr unsigned max_epoch = 1u << 30;
+    auto* words = layout_.words.in<unsigned>(memory_);
+    if (next_epoch_ == 0 || next_epoch_ + unsigned(steps) >= max_epoch) {
+      CORANK_CUDA_TRY(cudaMemsetAsync(words, 0, tiles_ * slots_ * sizeof(unsigned), stream));
+      next_epoch_ = 1;
     }
-    const tile_state_layout layout{capacity_};
-    char* at = static_cast<char*>(memory_);
-    auto* counters = reinterpret_cast<unsigned long long*>(at + layout.counters_at());
+    const unsigned first_epoch = next_epoch_;
+    next_epoch_ += unsigned(steps);
+    auto* counters = layout_.counters.in<unsigned long long>(memory_);
     if (passes > 1)
       CORANK_CUDA_TRY(
           cudaMemsetAsync(counters, 0, block::pass_ring * sizeof(unsigned long long), stream));
-    heads = reinterpret_cast<std::int64_t*>(at + layout.heads_at());
-    char* values = at + layout.values_at();
-    const std::size_t values_bytes = layout.ring * capacity_ * layout.value_slot;
-    states.first.words = reinterpret_cast<unsigned*>(at);
-    states.first.aggregates = reinterpret_cast<T*>(values);
-    states.first.carries = reinterpret_cast<T*>(values + values_bytes);
+    heads = layout_.heads.in<std::int64_t>(memory_);
+    states.first.words = words;
+    states.first.aggregates = layout_.aggregates.in<T>(memory_);
+    states.first.carries = layout_.carries.in<T>(memory_);
     states.first.epoch = first_epoch;
     states.tiles = std::int64_t(tiles_);
-    // Slots lie `capacity_` entries apart in every array (the value arrays have room for the ring
-    // of them in 8-byte entries, whatever T).
-    states.slot_stride = std::int64_t(capacity_);
+    // Slots lie `tiles_` entries apart in every array (the value arrays have room for them in
+    // 8-byte entries, whatever T).
+    states.slot_stride = std::int64_t(tiles_);
     states.tiles_done = passes > 1 ? counters : nullptr;
     return cudaSuccess;
   }
-  cudaError_t release(cudaStream_t stream) {
-    if (workspace_ || !memory_) return cudaSuccess;
-    return cudaFreeAsync(std::exchange(memory_, nullptr), stream);
-  }
 
  private:
-  segmented_scan_workspace* workspace_;
-  std::size_t tiles_;
-  void* memory_ = nullptr;
-  std::size_t capacity_ = 0;
+  void* memory_;
+  std::size_t tiles_, slots_;
+  tile_state_layout layout_;
   unsigned next_epoch_ = 0;
 };
 
@@ -234,6 +203,36 @@ cudaError_t use_max_shared_carveout() {
   static const cudaError_t configured = cudaFuncSetAttribute(
       Kernel, cudaFuncAttributePreferredSharedMemoryCarveout, int(cudaSharedmemCarveoutMaxShared));
   return configured;
+}
+
+/// The automatic scan's tile shape and steps per pass for a call, chosen once for the launch and
+/// the *_temp_bytes queries: returns use(Shape{}, std::bool_constant<Repeats>{}, steps_per_pass).
+/// The iteration's steps (inclusive, scaled, in place) go several on each staged tile when asked,
+/// in tiles of their own shape (the step loop's registers); everything else one step per pass.
+template <bool Exclusive, bool Scaled, class T, class Use>
+auto with_automatic_shape(long long steps, int options_steps_per_pass, Use&& use) {
+  if constexpr (Scaled && !Exclusive) {
+    using iteration = tuning::segmented_scan_iteration;
+    const int per_pass =
+        options_steps_per_pass ? options_steps_per_pass : iteration::steps_per_pass;
+    if (steps > 1 && per_pass > 1)
+      return use(typename iteration::template policy<sizeof(T)>::shape{}, std::true_type{},
+                 per_pass);
+  }
+  using policy = tuning::segmented_scan_policy<sizeof(T), Scaled ? 2 : 1>;
+  return use(typename policy::shape{}, std::false_type{}, 1);
+}
+
+/// Bytes of the automatic scan's state for a call of `steps` steps over n elements.
+template <bool Exclusive, bool Scaled, class T>
+std::size_t automatic_state_bytes(std::size_t n, long long steps, int options_steps_per_pass) {
+  if (n == 0 || steps <= 0) return 0;
+  return with_automatic_shape<Exclusive, Scaled, T>(
+      steps, options_steps_per_pass, [&](auto shape, auto, int per_pass) {
+        using Shape = decltype(shape);
+        const std::size_t tiles = n / Shape::tile + (n % Shape::tile != 0);
+        return tile_state_layout(tiles, state_slots(steps, per_pass)).bytes;
+      });
 }
 
 /// The single-pass scan with tile shape `Shape`, `steps` times in a row: out = scan(src), where a
@@ -248,10 +247,9 @@ cudaError_t use_max_shared_carveout() {
 /// larger ones run a grid per pass, each launched early so that it stages its scale and walks its
 /// offsets while the one before drains.
 template <class Shape, bool Exclusive, bool Repeats, class Source, class T, class Offset, class Op>
-cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool src_aligned, T* out,
+cudaError_t launch_tiles(const temporary_storage& storage, Source src, bool src_aligned, T* out,
                          std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
-                         T init, cudaStream_t stream, long long steps = 1,
-                         int steps_per_pass = 1) {
+                         T init, cudaStream_t stream, long long steps = 1, int steps_per_pass = 1) {
   // A pass takes a slot of tile state per step; the ring holds two passes.
   if (steps_per_pass < 1 || steps_per_pass > tuning::segmented_scan_iteration::most_steps_per_pass)
     return cudaErrorInvalidValue;
@@ -272,46 +270,52 @@ cudaError_t launch_tiles(segmented_scan_workspace* workspace, Source src, bool s
           ? std::min<long long>(0x7fffffff / std::int64_t(tiles), (1 << 28) / steps_per_pass)
           : 1;
 
-  tile_state_memory<T> memory(workspace, tiles);
-  cudaError_t launched = cudaSuccess;
-  for (long long done = 0, now = 0; done < steps && launched == cudaSuccess; done += now) {
-    // This grid: `passes` passes of `per_pass` steps each, `now` steps in all (the steps left
-    // after the whole passes take a grid of their own).
-    const int per_pass = int(std::min<long long>(steps_per_pass, steps - done));
-    const long long passes = std::min(passes_per_grid, (steps - done) / per_pass);
-    now = passes * per_pass;
-    block::step_states<T> states{};
-    std::int64_t* heads = nullptr;
-    launched = memory.next(now, passes, stream, states, heads);
-    if (launched != cudaSuccess) break;
-    states.steps_per_pass = per_pass;
-    using kernels::prior_grid_writes;
-    // What this grid waits for, if it is launched early: the step before (from the second grid
-    // on), or the heads pass when this grid is the last (a grid after it reads the heads without
-    // waiting for their pass, so while grids follow, this one starts once the pass is done).
-    prior_grid_writes prior = done > 0 ? prior_grid_writes::input : prior_grid_writes::nothing;
-    if (head_pass && done == 0) {
-      constexpr unsigned warps_per_block = 8;
-      kernels::segmented_scan_tile_heads<<<
-          unsigned((tiles + warps_per_block - 1) / warps_per_block), 32 * warps_per_block, 0,
-          stream>>>(offsets, p, Shape::tile, std::int64_t(tiles), heads);
-      launched = cudaGetLastError();
-      if (launched != cudaSuccess) break;
-      if (now == steps) prior = prior_grid_writes::tile_heads;
-    }
-    const dim3 grid(unsigned(std::int64_t(tiles) * passes)), block(Shape::threads);
-    const std::int64_t* tile_heads = head_pass ? heads : nullptr;
-    if (prior == prior_grid_writes::nothing) {
-      kernel<<<grid, block, 0, stream>>>(src, out, count, offsets, p, op, init, states, tile_heads,
-                                         aligned, prior);
-      launched = cudaGetLastError();
-    } else {
-      launched = launch_early(kernel, grid, block, 0, stream, src, out, count, offsets, p, op,
-                              init, states, tile_heads, aligned, prior);
-    }
-  }
-  const cudaError_t released = memory.release(stream);
-  return launched != cudaSuccess ? launched : released;
+  const std::size_t slots = state_slots(steps, steps_per_pass);
+  return with_temporary_storage(
+      storage, tile_state_layout(tiles, slots).bytes, stream, [&](void* temp) {
+        tile_state_memory<T> memory(temp, tiles, slots);
+        cudaError_t launched = cudaSuccess;
+        for (long long done = 0, now = 0; done < steps && launched == cudaSuccess; done += now) {
+          // This grid: `passes` passes of `per_pass` steps each, `now` steps in all (the steps left
+          // after the whole passes take a grid of their own).
+          const int per_pass = int(std::min<long long>(steps_per_pass, steps - done));
+          const long long passes = std::min(passes_per_grid, (steps - done) / per_pass);
+          now = passes * per_pass;
+          block::step_states<T> states{};
+          std::int64_t* heads = nullptr;
+          launched = memory.next(now, passes, stream, states, heads);
+          if (launched != cudaSuccess) break;
+          states.steps_per_pass = per_pass;
+          using kernels::prior_grid_writes;
+          // What this grid waits for, if it is launched early: the step before (from the second
+          // grid on), or the heads pass when this grid is the last (a grid after it reads the heads
+          // without waiting for their pass, so while grids follow, this one starts once the pass is
+          // done).
+          prior_grid_writes prior =
+              done > 0 ? prior_grid_writes::input : prior_grid_writes::nothing;
+          if (head_pass && done == 0) {
+            constexpr unsigned warps_per_block = 8;
+            kernels::segmented_scan_tile_heads<<<unsigned((tiles + warps_per_block - 1) /
+                                                          warps_per_block),
+                                                 32 * warps_per_block, 0, stream>>>(
+                offsets, p, Shape::tile, std::int64_t(tiles), heads);
+            launched = cudaGetLastError();
+            if (launched != cudaSuccess) break;
+            if (now == steps) prior = prior_grid_writes::tile_heads;
+          }
+          const dim3 grid(unsigned(std::int64_t(tiles) * passes)), block(Shape::threads);
+          const std::int64_t* tile_heads = head_pass ? heads : nullptr;
+          if (prior == prior_grid_writes::nothing) {
+            kernel<<<grid, block, 0, stream>>>(src, out, count, offsets, p, op, init, states,
+                                               tile_heads, aligned, prior);
+            launched = cudaGetLastError();
+          } else {
+            launched = launch_early(kernel, grid, block, 0, stream, src, out, count, offsets, p, op,
+                                    init, states, tile_heads, aligned, prior);
+          }
+        }
+        return launched;
+      });
 }
 
 template <bool Exclusive, class Source, class T, class Offset, class Op>
@@ -330,39 +334,57 @@ cudaError_t segmented_scan(const segmented_scan_options& opt, Source src, bool s
     switch (opt.algorithm) {
       case segmented_scan_algorithm::thread_per_segment:
         kernels::segmented_scan_thread_per_segment<Exclusive>
-            <<<studied_grid(num_segments), studied::threads, 0, stream>>>(src, out, offsets, p,
-                                                                          op, init);
+            <<<studied_grid(num_segments), studied::threads, 0, stream>>>(src, out, offsets, p, op,
+                                                                          init);
         break;
       case segmented_scan_algorithm::warp_per_segment:
         kernels::segmented_scan_warp_per_segment<Exclusive>
-            <<<studied_grid(num_segments * 32), studied::threads, 0, stream>>>(src, out, offsets,
-                                                                               p, op, init);
+            <<<studied_grid(num_segments * 32), studied::threads, 0, stream>>>(src, out, offsets, p,
+                                                                               op, init);
         break;
-      case segmented_scan_algorithm::automatic: {
-        // The iteration's steps (inclusive, scaled, in place), several on each staged tile when
-        // asked, in tiles of their own shape (the step loop's registers).
-        if constexpr (kernels::is_scaled<Source> && !Exclusive) {
-          using iteration = tuning::segmented_scan_iteration;
-          const int per_pass = opt.steps_per_pass ? opt.steps_per_pass : iteration::steps_per_pass;
-          if (steps > 1 && per_pass > 1)
-            return launch_tiles<typename iteration::policy<sizeof(T)>::shape, false, true>(
-                opt.workspace, src, src_aligned, out, n, offsets, num_segments, op, init, stream,
-                steps, per_pass);
-        }
-        using policy =
-            tuning::segmented_scan_policy<sizeof(T), kernels::is_scaled<Source> ? 2 : 1>;
-        return launch_tiles<typename policy::shape, Exclusive, false>(
-            opt.workspace, src, src_aligned, out, n, offsets, num_segments, op, init, stream,
-            steps);
-      }
+      case segmented_scan_algorithm::automatic:
+        return with_automatic_shape<Exclusive, kernels::is_scaled<Source>, T>(
+            steps, opt.steps_per_pass, [&](auto shape, auto repeats, int per_pass) {
+              return launch_tiles<decltype(shape), Exclusive, decltype(repeats)::value>(
+                  opt.temporary, src, src_aligned, out, n, offsets, num_segments, op, init, stream,
+                  steps, per_pass);
+            });
     }
     CORANK_CUDA_TRY(cudaGetLastError());
   }
   return cudaSuccess;
 }
 
+/// The options with their temporary storage from `storage`.
+inline segmented_scan_options with_storage(temporary_storage storage) {
+  segmented_scan_options opt;
+  opt.temporary = storage;
+  return opt;
+}
+
 }  // namespace detail
 
+/// Bytes of temporary storage the caller's-buffer overloads of segmented_inclusive_scan,
+/// segmented_exclusive_scan and scaled_segmented_inclusive_scan need for n elements of T (one
+/// buffer of this size serves any of them; the largest size_t if it overflows).
+template <class T>
+std::size_t segmented_scan_temp_bytes(std::size_t n) {
+  return std::max({detail::automatic_state_bytes<false, false, T>(n, 1, 0),
+                   detail::automatic_state_bytes<true, false, T>(n, 1, 0),
+                   detail::automatic_state_bytes<false, true, T>(n, 1, 0)});
+}
+
+/// Bytes of temporary storage scaled_segmented_scan_iterations needs for n elements of T,
+/// `iterations` steps and the options' steps_per_pass.
+template <class T>
+std::size_t scaled_segmented_scan_iterations_temp_bytes(std::size_t n, long long iterations,
+                                                        const segmented_scan_options& opt = {}) {
+  if (opt.algorithm != segmented_scan_algorithm::automatic) return 0;
+  return detail::automatic_state_bytes<false, true, T>(n, iterations, opt.steps_per_pass);
+}
+
+/// out = segmented inclusive scan of in by op; in place allowed (out == in). Temporary storage
+/// from opt.temporary.
 template <class T, class Offset, class Op = corank::plus>
 cudaError_t segmented_inclusive_scan(const segmented_scan_options& opt, const T* in, T* out,
                                      std::size_t n, const Offset* offsets, std::size_t num_segments,
@@ -372,13 +394,34 @@ cudaError_t segmented_inclusive_scan(const segmented_scan_options& opt, const T*
                                        out, n, offsets, num_segments, op, T{}, stream);
 }
 
-template <class T, class Offset, class Op = corank::plus>
+/// As above with temporary storage from the library's cache.
+template <class T, class Offset, class Op = corank::plus, detail::not_a_buffer<Op> = 0>
 cudaError_t segmented_inclusive_scan(const T* in, T* out, std::size_t n, const Offset* offsets,
                                      std::size_t num_segments, Op op = {},
                                      cudaStream_t stream = 0) {
   return segmented_inclusive_scan({}, in, out, n, offsets, num_segments, op, stream);
 }
 
+/// As above with temporary storage from `resource`.
+template <class T, class Offset, class Op = corank::plus>
+cudaError_t segmented_inclusive_scan(memory_resource_ref resource, const T* in, T* out,
+                                     std::size_t n, const Offset* offsets, std::size_t num_segments,
+                                     Op op = {}, cudaStream_t stream = 0) {
+  return segmented_inclusive_scan(detail::with_storage(resource), in, out, n, offsets, num_segments,
+                                  op, stream);
+}
+
+/// As above with the caller's temporary storage (>= segmented_scan_temp_bytes<T>(n)).
+template <class T, class Offset, class Op = corank::plus>
+cudaError_t segmented_inclusive_scan(const T* in, T* out, std::size_t n, const Offset* offsets,
+                                     std::size_t num_segments, void* temp, std::size_t temp_bytes,
+                                     Op op = {}, cudaStream_t stream = 0) {
+  return segmented_inclusive_scan(detail::with_storage({temp, temp_bytes}), in, out, n, offsets,
+                                  num_segments, op, stream);
+}
+
+/// out[j] = init, then op applied through in[j - 1], within each segment; in place allowed.
+/// Temporary storage from opt.temporary.
 template <class T, class Offset, class Op = corank::plus>
 cudaError_t segmented_exclusive_scan(const segmented_scan_options& opt, const T* in, T* out,
                                      std::size_t n, const Offset* offsets, std::size_t num_segments,
@@ -388,14 +431,34 @@ cudaError_t segmented_exclusive_scan(const segmented_scan_options& opt, const T*
                                       n, offsets, num_segments, op, init, stream);
 }
 
-template <class T, class Offset, class Op = corank::plus>
+/// As above with temporary storage from the library's cache.
+template <class T, class Offset, class Op = corank::plus, detail::not_a_buffer<Op> = 0>
 cudaError_t segmented_exclusive_scan(const T* in, T* out, std::size_t n, const Offset* offsets,
                                      std::size_t num_segments, T init, Op op = {},
                                      cudaStream_t stream = 0) {
   return segmented_exclusive_scan({}, in, out, n, offsets, num_segments, init, op, stream);
 }
 
-/// out = segmented inclusive scan of in[i] * scale[i]; in place allowed (out == in).
+/// As above with temporary storage from `resource`.
+template <class T, class Offset, class Op = corank::plus>
+cudaError_t segmented_exclusive_scan(memory_resource_ref resource, const T* in, T* out,
+                                     std::size_t n, const Offset* offsets, std::size_t num_segments,
+                                     T init, Op op = {}, cudaStream_t stream = 0) {
+  return segmented_exclusive_scan(detail::with_storage(resource), in, out, n, offsets, num_segments,
+                                  init, op, stream);
+}
+
+/// As above with the caller's temporary storage (>= segmented_scan_temp_bytes<T>(n)).
+template <class T, class Offset, class Op = corank::plus>
+cudaError_t segmented_exclusive_scan(const T* in, T* out, std::size_t n, const Offset* offsets,
+                                     std::size_t num_segments, T init, void* temp,
+                                     std::size_t temp_bytes, Op op = {}, cudaStream_t stream = 0) {
+  return segmented_exclusive_scan(detail::with_storage({temp, temp_bytes}), in, out, n, offsets,
+                                  num_segments, init, op, stream);
+}
+
+/// out = segmented inclusive scan of in[i] * scale[i]; in place allowed (out == in). Temporary
+/// storage from opt.temporary.
 template <class T, class Offset, class Op = corank::plus>
 cudaError_t scaled_segmented_inclusive_scan(const segmented_scan_options& opt, const T* in,
                                             const T* scale, T* out, std::size_t n,
@@ -407,6 +470,34 @@ cudaError_t scaled_segmented_inclusive_scan(const segmented_scan_options& opt, c
                                        offsets, num_segments, op, T{}, stream);
 }
 
+/// As above with temporary storage from the library's cache.
+template <class T, class Offset, class Op = corank::plus, detail::not_a_buffer<Op> = 0>
+cudaError_t scaled_segmented_inclusive_scan(const T* in, const T* scale, T* out, std::size_t n,
+                                            const Offset* offsets, std::size_t num_segments,
+                                            Op op = {}, cudaStream_t stream = 0) {
+  return scaled_segmented_inclusive_scan({}, in, scale, out, n, offsets, num_segments, op, stream);
+}
+
+/// As above with temporary storage from `resource`.
+template <class T, class Offset, class Op = corank::plus>
+cudaError_t scaled_segmented_inclusive_scan(memory_resource_ref resource, const T* in,
+                                            const T* scale, T* out, std::size_t n,
+                                            const Offset* offsets, std::size_t num_segments,
+                                            Op op = {}, cudaStream_t stream = 0) {
+  return scaled_segmented_inclusive_scan(detail::with_storage(resource), in, scale, out, n, offsets,
+                                         num_segments, op, stream);
+}
+
+/// As above with the caller's temporary storage (>= segmented_scan_temp_bytes<T>(n)).
+template <class T, class Offset, class Op = corank::plus>
+cudaError_t scaled_segmented_inclusive_scan(const T* in, const T* scale, T* out, std::size_t n,
+                                            const Offset* offsets, std::size_t num_segments,
+                                            void* temp, std::size_t temp_bytes, Op op = {},
+                                            cudaStream_t stream = 0) {
+  return scaled_segmented_inclusive_scan(detail::with_storage({temp, temp_bytes}), in, scale, out,
+                                         n, offsets, num_segments, op, stream);
+}
+
 /// `iterations` steps of the sparse-matrix iteration in place: a = segmented inclusive scan of
 /// a[i] * scale[i], then again on the result. The same result as as many calls of
 /// scaled_segmented_inclusive_scan(opt, a, scale, a, ...) (bit for bit for integers; floating-point
@@ -416,6 +507,7 @@ cudaError_t scaled_segmented_inclusive_scan(const segmented_scan_options& opt, c
 /// for them all). Passes of about one wave of tiles run in one grid, where a pass's tile waits
 /// only for the same tile of the pass before (it stages the scale and reads the offsets
 /// meanwhile), never for a whole pass.
+/// Temporary storage from opt.temporary.
 template <class T, class Offset, class Op = corank::plus>
 cudaError_t scaled_segmented_scan_iterations(const segmented_scan_options& opt, T* a,
                                              const T* scale, std::size_t n, const Offset* offsets,
@@ -428,11 +520,36 @@ cudaError_t scaled_segmented_scan_iterations(const segmented_scan_options& opt, 
                                        offsets, num_segments, op, T{}, stream, iterations);
 }
 
+/// As above with the tuned steps per pass and temporary storage from the library's cache.
+template <class T, class Offset, class Op = corank::plus, detail::not_a_buffer<Op> = 0>
+cudaError_t scaled_segmented_scan_iterations(T* a, const T* scale, std::size_t n,
+                                             const Offset* offsets, std::size_t num_segments,
+                                             long long iterations, Op op = {},
+                                             cudaStream_t stream = 0) {
+  return scaled_segmented_scan_iterations({}, a, scale, n, offsets, num_segments, iterations, op,
+                                          stream);
+}
+
+/// As above with temporary storage from `resource`.
 template <class T, class Offset, class Op = corank::plus>
-cudaError_t scaled_segmented_inclusive_scan(const T* in, const T* scale, T* out, std::size_t n,
-                                            const Offset* offsets, std::size_t num_segments,
-                                            Op op = {}, cudaStream_t stream = 0) {
-  return scaled_segmented_inclusive_scan({}, in, scale, out, n, offsets, num_segments, op, stream);
+cudaError_t scaled_segmented_scan_iterations(memory_resource_ref resource, T* a, const T* scale,
+                                             std::size_t n, const Offset* offsets,
+                                             std::size_t num_segments, long long iterations,
+                                             Op op = {}, cudaStream_t stream = 0) {
+  return scaled_segmented_scan_iterations(detail::with_storage(resource), a, scale, n, offsets,
+                                          num_segments, iterations, op, stream);
+}
+
+/// As above with the caller's temporary storage (>= scaled_segmented_scan_iterations_temp_bytes<T>(
+/// n, iterations)).
+template <class T, class Offset, class Op = corank::plus>
+cudaError_t scaled_segmented_scan_iterations(T* a, const T* scale, std::size_t n,
+                                             const Offset* offsets, std::size_t num_segments,
+                                             long long iterations, void* temp,
+                                             std::size_t temp_bytes, Op op = {},
+                                             cudaStream_t stream = 0) {
+  return scaled_segmented_scan_iterations(detail::with_storage({temp, temp_bytes}), a, scale, n,
+                                          offsets, num_segments, iterations, op, stream);
 }
 
 }  // namespace corank::cuda
