@@ -8,10 +8,11 @@
 // Build and run (from the repository root):
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr --extended-lambda -Iinclude
 //        -Ibench scripts/plain_vs_buffer.cu -o plain_vs_buffer
-//   ./plain_vs_buffer [--quick]
+//   ./plain_vs_buffer [--quick] [--reps N]
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -32,6 +33,18 @@ using bench::device_vector;
 
 void check(cudaError_t e, const char* what) { bench::cuda_check(e, what); }
 
+/// The storage of the cache without its per-stream blocks: every call asks the library's pool.
+struct library_pool_resource {
+  cudaMemPool_t pool = nullptr;
+  void* allocate(::cuda::stream_ref s, std::size_t bytes, std::size_t) {
+    void* p = nullptr;
+    return cudaMallocFromPoolAsync(&p, bytes, pool, s.get()) == cudaSuccess ? p : nullptr;
+  }
+  void deallocate(::cuda::stream_ref s, void* p, std::size_t, std::size_t) {
+    cudaFreeAsync(p, s.get());
+  }
+};
+
 /// The old plain call's storage: cudaMallocAsync from the device's default pool.
 struct default_pool_resource {
   void* allocate(::cuda::stream_ref s, std::size_t bytes, std::size_t) {
@@ -43,8 +56,8 @@ struct default_pool_resource {
   }
 };
 
-enum form { buffer, plain, old_plain, forms };
-const char* const form_names[] = {"buffer", "plain", "old plain"};
+enum form { buffer, plain, pool_each_call, old_plain, forms };
+const char* const form_names[] = {"buffer", "plain", "pool each call", "old plain"};
 
 struct row {
   std::string call;
@@ -93,20 +106,34 @@ std::vector<std::uint32_t> random_u32(std::mt19937_64& rng, std::size_t n) {
   return v;
 }
 
-int reps_for(std::size_t n) { return n >= 50000000 ? 9 : 21; }
+int reps_override = 0;  ///< --reps N
+int reps_for(std::size_t n) { return reps_override ? reps_override : n >= 50000000 ? 7 : 15; }
 
 }  // namespace
 }  // namespace corank
 
 int main(int argc, char** argv) {
   using namespace corank;
-  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  bool quick = false;  // --quick: sizes up to 1M only
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    if (std::strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps_override = std::atoi(argv[++i]);
+  }
   namespace cc = corank::cuda;
   using u32 = std::uint32_t;
   std::mt19937_64 rng(20261124);
   cudaStream_t s;
-  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+  // Blocking: its work waits for the uploads (cudaMemcpy from pageable memory may return before
+  // its copy lands).
+  check(cudaStreamCreateWithFlags(&s, cudaStreamDefault), "stream");
   default_pool_resource old_pool;
+  library_pool_resource each_call;
+  check(cc::library_memory_pool(&each_call.pool), "library pool");
+  // The resource forms: the pool each call (the cache without its stream blocks), or the old way.
+  const auto resource = [&](form f) -> cc::memory_resource_ref {
+    if (f == pool_each_call) return each_call;
+    return old_pool;
+  };
   std::vector<row> rows;
   const std::vector<std::size_t> small = {1 << 10, 1 << 12, 1 << 14, 1 << 16};
   std::vector<std::size_t> large = {1000000, 10000000, 100000000};
@@ -137,12 +164,13 @@ int main(int argc, char** argv) {
                                               corank::less{}, s);
               if (f == plain)
                 return cc::stable_sort_by_key(keys.data, vals.data, n, corank::less{}, s);
-              return cc::stable_sort_by_key(old_pool, keys.data, vals.data, n, corank::less{}, s);
+              return cc::stable_sort_by_key(resource(f), keys.data, vals.data, n, corank::less{},
+                                            s);
             }
             if (f == buffer)
               return cc::stable_sort(keys.data, n, temp.data, bytes, corank::less{}, s);
             if (f == plain) return cc::stable_sort(keys.data, n, corank::less{}, s);
-            return cc::stable_sort(old_pool, keys.data, n, corank::less{}, s);
+            return cc::stable_sort(resource(f), keys.data, n, corank::less{}, s);
           },
           [&] { return keys.to_host() == want && (!pairs || vals.to_host() == want); },
           reps_for(n)));
@@ -164,13 +192,15 @@ int main(int argc, char** argv) {
           if (f == buffer)
             return cc::merge(da.data, n, db.data, n, out.data, none, 0, corank::less{}, s);
           if (f == plain) return cc::merge(da.data, n, db.data, n, out.data, corank::less{}, s);
-          return cc::merge(old_pool, da.data, n, db.data, n, out.data, corank::less{}, s);
+          return cc::merge(resource(f), da.data, n, db.data, n, out.data, corank::less{}, s);
         },
         [&] { return out.to_host() == want; }, reps_for(2 * n)));
   }
 
   // bitonic_sort u32 (sorts in place: no temporary storage).
-  for (std::size_t n : {std::size_t(1) << 16, std::size_t(1000000), std::size_t(10000000)}) {
+  std::vector<std::size_t> bitonic_sizes = {std::size_t(1) << 16, 1000000, 10000000};
+  if (quick) bitonic_sizes = {1000000};
+  for (std::size_t n : bitonic_sizes) {
     const auto host = random_u32(rng, n);
     auto want = host;
     std::sort(want.begin(), want.end());
@@ -182,7 +212,7 @@ int main(int argc, char** argv) {
         [&](form f) {
           if (f == buffer) return cc::bitonic_sort(keys.data, n, none, 0, corank::less{}, s);
           if (f == plain) return cc::bitonic_sort(keys.data, n, corank::less{}, s);
-          return cc::bitonic_sort(old_pool, keys.data, n, corank::less{}, s);
+          return cc::bitonic_sort(resource(f), keys.data, n, corank::less{}, s);
         },
         [&] { return keys.to_host() == want; }, reps_for(n)));
   }
@@ -218,7 +248,7 @@ int main(int argc, char** argv) {
             if (f == plain)
               return cc::segmented_inclusive_scan(din.data, out.data, n, doff.data, segments,
                                                   corank::plus{}, s);
-            return cc::segmented_inclusive_scan(old_pool, din.data, out.data, n, doff.data,
+            return cc::segmented_inclusive_scan(resource(f), din.data, out.data, n, doff.data,
                                                 segments, corank::plus{}, s);
           },
           [&] {
@@ -231,12 +261,50 @@ int main(int argc, char** argv) {
     }
   }
 
-  std::printf("\n%-40s %11s %11s %11s %11s %9s %9s\n", "call", "n", "buffer us", "plain us",
-              "old us", "plain/buf", "diff us");
+  // Host time of the calls a plain call makes around its work (no GPU work between them).
+  const auto host_us = [&](const char* what, const std::function<void()>& f) {
+    constexpr int calls = 20000;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < calls; ++i) f();
+    const double us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    check(cudaStreamSynchronize(s), what);
+    std::printf("host: %-50s %7.3f us\n", what, us / calls);
+  };
+  std::printf("\n");
+  host_us("cudaGetDevice", [&] {
+    int d = 0;
+    cudaGetDevice(&d);
+  });
+  host_us("cudaStreamGetId", [&] {
+    unsigned long long id = 0;
+    cudaStreamGetId(s, &id);
+  });
+  host_us("cudaStreamIsCapturing", [&] {
+    cudaStreamCaptureStatus c;
+    cudaStreamIsCapturing(s, &c);
+  });
+  cudaEvent_t e;
+  check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "event");
+  host_us("cudaEventRecord", [&] { cudaEventRecord(e, s); });
+  host_us("cudaMallocFromPoolAsync + cudaFreeAsync (1 MB)", [&] {
+    void* p = nullptr;
+    cudaMallocFromPoolAsync(&p, 1 << 20, each_call.pool, s);
+    cudaFreeAsync(p, s);
+  });
+  const cc::memory_resource_ref cache = cc::memory_resource_ref::library_cache();
+  host_us("library cache take + give back (1 MB)", [&] {
+    void* p = nullptr;
+    cache.allocate(&p, 1 << 20, 256, s);
+    cache.deallocate(p, 1 << 20, 256, s);
+  });
+
+  std::printf("\n%-40s %10s %9s %9s %9s %9s %9s %8s\n", "call (medians, us)", "n", "buffer",
+              "plain", "pool/call", "old", "plain/buf", "diff us");
   for (const row& r : rows)
-    std::printf("%-40s %11zu %11.1f %11.1f %11.1f %9.3f %9.2f\n", r.call.c_str(), r.n, r.us[buffer],
-                r.us[plain], r.us[old_plain], r.us[plain] / r.us[buffer],
-                r.us[plain] - r.us[buffer]);
+    std::printf("%-40s %10zu %9.1f %9.1f %9.1f %9.1f %9.3f %8.2f\n", r.call.c_str(), r.n,
+                r.us[buffer], r.us[plain], r.us[pool_each_call], r.us[old_plain],
+                r.us[plain] / r.us[buffer], r.us[plain] - r.us[buffer]);
   cudaStreamDestroy(s);
   return 0;
 }

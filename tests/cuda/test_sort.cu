@@ -584,8 +584,12 @@ TEST_F(StableSort, UsesTheCallersTemporaryStorage) {
   CORANK_REQUIRE_GPU();
   std::uint32_t* keys = nullptr;
   char temp[16];
-  EXPECT_EQ(corank::cuda::stable_sort(keys, 0, static_cast<void*>(nullptr), 0, corank::less{}),
+  // No buffer where storage is needed; where none is (fewer than two keys), none is asked for.
+  EXPECT_EQ(corank::cuda::stable_sort(reinterpret_cast<std::uint32_t*>(temp), 4,
+                                      static_cast<void*>(nullptr), 1 << 20, corank::less{}),
             cudaErrorInvalidValue);
+  EXPECT_EQ(corank::cuda::stable_sort(keys, 0, static_cast<void*>(nullptr), 0, corank::less{}),
+            cudaSuccess);
   EXPECT_EQ(
       corank::cuda::stable_sort(reinterpret_cast<std::uint32_t*>(temp), 4, temp, 1, corank::less{}),
       cudaErrorInvalidValue);  // too small a temporary

@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <cuda/stream_ref>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <numeric>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -124,11 +126,15 @@ struct guarded_temp {
   }
 };
 
-/// One stream for a test, destroyed at its end.
+/// One stream for a test, destroyed at its end. A blocking stream: its work waits for the legacy
+/// default stream's, where device_buffer's copies from pageable memory may still be landing when
+/// cudaMemcpy returns (a non-blocking stream raced them: sorts read keys not yet copied).
 struct test_stream {
   cudaStream_t stream = nullptr;
-  test_stream() { cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking); }
+  test_stream() { cudaStreamCreateWithFlags(&stream, cudaStreamDefault); }
   ~test_stream() { cudaStreamDestroy(stream); }
+  test_stream(const test_stream&) = delete;
+  test_stream& operator=(const test_stream&) = delete;
 };
 
 // --- stable_sort, stable_sort_by_key ---------------------------------------------------------
@@ -491,13 +497,17 @@ TEST_F(TemporaryStorage, ScanBuffersFollowTheirQueries) {
                                  a0, scale, offsets, iterations, corank::plus{}));
       temp.expect_guard_intact();
     }
+  // One query serves the three scans: the largest need, the scaled scan's (smaller tiles).
   const std::size_t scan_bytes = cc::segmented_scan_temp_bytes<u32>(n);
   device_buffer<unsigned char> small(scan_bytes - 1);
+  EXPECT_EQ(cc::scaled_segmented_inclusive_scan(d_scale.data(), d_scale.data(), out.data(), n,
+                                                d_off.data(), segments, small.data(), small.size()),
+            cudaErrorInvalidValue);
   EXPECT_EQ(cc::segmented_inclusive_scan(d_scale.data(), out.data(), n, d_off.data(), segments,
-                                         small.data(), small.size()),
+                                         small.data(), 64),
             cudaErrorInvalidValue);
   EXPECT_EQ(cc::segmented_exclusive_scan(d_scale.data(), out.data(), n, d_off.data(), segments, 0u,
-                                         small.data(), small.size()),
+                                         static_cast<void*>(nullptr), scan_bytes),
             cudaErrorInvalidValue);
   // The studied kernels need no storage.
   cc::segmented_scan_options studied;
@@ -507,33 +517,87 @@ TEST_F(TemporaryStorage, ScanBuffersFollowTheirQueries) {
 
 // --- The cache --------------------------------------------------------------------------------
 
-// Several host threads, each with its own stream, calling at once: every result right.
-TEST_F(TemporaryStorage, CacheServesThreadsAndStreamsAtOnce) {
-  CORANK_REQUIRE_GPU();
+/// Several host threads, each with its own stream, sorting at once through `how`: every result
+/// right (a failure names the call, its size and what went wrong).
+void expect_threads_sort_right(std::mt19937_64& rng, storage how) {
   constexpr int threads = 4, calls = 12;
+  constexpr std::size_t most = 400000;
   std::vector<std::uint64_t> seeds(threads);
   for (auto& s : seeds) s = rng();
+  counting_resource resource;
   std::vector<std::thread> workers;
-  std::vector<int> failures(threads, 0);
+  std::vector<std::string> failures(threads);
   for (int t = 0; t < threads; ++t)
     workers.emplace_back([&, t] {
       std::mt19937_64 local(seeds[t]);
       test_stream s;
-      for (int c = 0; c < calls; ++c) {
-        const std::size_t n = std::uniform_int_distribution<std::size_t>(2, 400000)(local);
+      device_buffer<unsigned char> temp(corank::cuda::stable_sort_temp_bytes<u32>(most));
+      for (int c = 0; c < calls && failures[t].empty(); ++c) {
+        const std::size_t n = std::uniform_int_distribution<std::size_t>(2, most)(local);
         auto keys = random_u32(local, n, 5000);
         device_buffer<u32> d(keys);
-        if (corank::cuda::stable_sort(d.data(), n, corank::less{}, s.stream) != cudaSuccess ||
-            cudaStreamSynchronize(s.stream) != cudaSuccess) {
-          ++failures[t];
+        const corank::less less;
+        cudaError_t e =
+            how == storage::cache ? corank::cuda::stable_sort(d.data(), n, less, s.stream)
+            : how == storage::resource
+                ? corank::cuda::stable_sort(resource, d.data(), n, less, s.stream)
+                : corank::cuda::stable_sort(d.data(), n, temp.data(), temp.size(), less, s.stream);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(s.stream);
+        const std::string call = "call " + std::to_string(c) + " n=" + std::to_string(n) + ": ";
+        if (e != cudaSuccess) {
+          failures[t] = call + cudaGetErrorString(e);
           continue;
         }
         std::sort(keys.begin(), keys.end());
-        if (d.to_host() != keys) ++failures[t];
+        const auto got = d.to_host();
+        const auto wrong = std::mismatch(got.begin(), got.end(), keys.begin());
+        if (wrong.first != got.end())
+          failures[t] = call + "wrong at " + std::to_string(wrong.first - got.begin());
       }
     });
   for (auto& w : workers) w.join();
-  for (int t = 0; t < threads; ++t) EXPECT_EQ(failures[t], 0) << "thread " << t;
+  for (int t = 0; t < threads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
+}
+
+TEST_F(TemporaryStorage, CacheServesThreadsAndStreamsAtOnce) {
+  CORANK_REQUIRE_GPU();
+  expect_threads_sort_right(rng, storage::cache);
+}
+
+// The same through a resource and through buffers: a failure of the cache alone points at it.
+TEST_F(TemporaryStorage, ThreadsAndStreamsSortRightWithResourcesAndBuffers) {
+  CORANK_REQUIRE_GPU();
+  expect_threads_sort_right(rng, storage::resource);
+  expect_threads_sort_right(rng, storage::buffer);
+}
+
+// More streams than the cache keeps blocks for, each call on a stream larger than the last now
+// and then, no synchronisation between the calls: blocks move from stream to stream (each freed
+// after its old stream's last use) while other streams still sort. Every result right.
+TEST_F(TemporaryStorage, CacheMovesBlocksBetweenStreamsSafely) {
+  CORANK_REQUIRE_GPU();
+  constexpr int streams = corank::cuda::stream_blocks_per_device + 4, rounds = 4;
+  std::vector<test_stream> s(streams);
+  std::vector<std::vector<u32>> inputs;
+  std::vector<std::unique_ptr<device_buffer<u32>>> arrays;
+  for (int r = 0; r < rounds; ++r)
+    for (int i = 0; i < streams; ++i) {
+      const std::size_t n = 20000 + 70000 * std::size_t((r + i) % 3) + std::size_t(i);
+      inputs.push_back(random_u32(rng, n, 1u << 20));
+      arrays.push_back(std::make_unique<device_buffer<u32>>(inputs.back()));
+    }
+  for (int r = 0; r < rounds; ++r)
+    for (int i = 0; i < streams; ++i) {
+      device_buffer<u32>& d = *arrays[std::size_t(r * streams + i)];
+      const cudaError_t e =
+          corank::cuda::stable_sort(d.data(), d.size(), corank::less{}, s[std::size_t(i)].stream);
+      ASSERT_EQ(e, cudaSuccess) << cudaGetErrorString(e);
+    }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    std::sort(inputs[k].begin(), inputs[k].end());
+    ASSERT_EQ(arrays[k]->to_host(), inputs[k]) << "call " << k;
+  }
 }
 
 // The cache keeps memory across calls (up to its limit) and gives it all back on request.

@@ -17,11 +17,15 @@
 // it on that device (cudaMemPoolCreate; never the device's default pool, whose settings belong to
 // the application). Calls take their storage from it with cudaMallocFromPoolAsync and return it
 // with cudaFreeAsync in their stream, so calls on several streams and host threads share it
-// safely (the pool orders reuse across streams). The bound on what it keeps is its release
-// threshold, the cache limit: at each synchronisation the pool gives memory above the limit back
-// to the driver and keeps the rest mapped for the next call. The limit starts at a quarter of the
-// device's memory (default_cache_fraction); set_cache_limit changes it, and
-// release_cached_memory gives back everything not in use now.
+// safely (the pool orders reuse across streams). Those two calls cost a short call about 3 us of
+// host time, so the cache also keeps, for each of up to stream_blocks_per_device streams, the
+// block of its last call, which the stream's next call takes without asking the pool. The bound
+// on what the cache keeps is the cache limit: the pool's release threshold (at each
+// synchronisation it gives memory above the limit back to the driver and keeps the rest mapped
+// for the next call), with the kept blocks, each at most the limit over
+// stream_blocks_per_device. The limit starts at a quarter of the device's memory
+// (default_cache_fraction); set_cache_limit changes it, and release_cached_memory gives back
+// everything not in use now.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -42,16 +46,46 @@ namespace corank::cuda {
 /// storage of the largest sorts that leave room for their data (a sort of n keys needs n more).
 inline constexpr std::size_t default_cache_fraction = 4;  // one quarter
 
+/// Streams per device whose last block the cache keeps for their next call (each block at most
+/// the cache limit over this count). Enough for a few host threads with a stream or two each;
+/// more streams take blocks from the pool each call (about 3 us more per call on an H100).
+inline constexpr int stream_blocks_per_device = 8;
+
 namespace detail {
 
-/// The library's pools, one per device (a pool handle is set once, then only read).
+/// A block of the cache kept for one stream between its calls, so that a call on that stream
+/// takes its storage without a call into the pool (cudaMallocFromPoolAsync and cudaFreeAsync
+/// cost about 3 us of host time per call, which a short call waits for). Only a call on the same
+/// stream (the same cudaStreamGetId: ids are never reused) takes it, so the stream's order keeps
+/// the calls apart; `returned` marks the stream's last use, so that another stream can take the
+/// slot and free the block after it.
+struct stream_block {
+  unsigned long long stream_id = 0;  ///< 0: an empty slot
+  void* memory = nullptr;
+  std::size_t bytes = 0;
+  bool in_use = false;
+  cudaEvent_t returned = nullptr;
+  unsigned long long last_used = 0;
+};
+
+/// The library's cache on one device: its pool (set once, then only read), its limit, and the
+/// blocks kept for streams.
+struct device_cache {
+  std::atomic<cudaMemPool_t> pool{nullptr};
+  std::atomic<std::size_t> limit{0};
+  std::mutex blocks_lock;
+  stream_block blocks[stream_blocks_per_device];
+  unsigned long long clock = 0;  ///< counts takes, for least recently used
+};
+
+/// The caches of every device.
 struct device_pools {
   static constexpr int most_devices = 64;
   std::mutex creating;  ///< held while a pool is created
-  std::atomic<cudaMemPool_t> pools[most_devices] = {};
+  device_cache devices[most_devices];
 };
 
-/// The process's pools. Never destroyed: the driver reclaims them at exit, and a pool destroyed
+/// The process's caches. Never destroyed: the driver reclaims them at exit, and a pool destroyed
 /// by a static destructor could outlive its context.
 inline device_pools& library_pools() {
   static device_pools* pools = new device_pools;
@@ -60,37 +94,120 @@ inline device_pools& library_pools() {
 
 /// `device`, or the current device when negative.
 inline cudaError_t resolve_device(int& device) {
-  return device >= 0 ? cudaSuccess : cudaGetDevice(&device);
+  CORANK_CUDA_TRY(device >= 0 ? cudaSuccess : cudaGetDevice(&device));
+  return device < device_pools::most_devices ? cudaSuccess : cudaErrorInvalidDevice;
 }
 
-/// The library's pool on `device` (the current one when negative), created on first use.
-inline cudaError_t library_pool(cudaMemPool_t* pool, int device = -1) {
-  CORANK_CUDA_TRY(resolve_device(device));
-  if (device >= device_pools::most_devices) return cudaErrorInvalidDevice;
-  device_pools& all = library_pools();
-  std::atomic<cudaMemPool_t>& slot = all.pools[device];
-  if ((*pool = slot.load(std::memory_order_acquire))) return cudaSuccess;
-  const std::lock_guard<std::mutex> lock(all.creating);
-  if ((*pool = slot.load(std::memory_order_acquire))) return cudaSuccess;
+/// Creates the pool of `cache` on `device`. In relaxed capture mode: a call captured into a graph
+/// may be the first (creating a pool is not a stream operation).
+inline cudaError_t create_pool(device_cache& cache, int device) {
+  auto mode = cudaStreamCaptureModeRelaxed;
+  CORANK_CUDA_TRY(cudaThreadExchangeStreamCaptureMode(&mode));
   cudaMemPoolProps props{};
   props.allocType = cudaMemAllocationTypePinned;
   props.handleTypes = cudaMemHandleTypeNone;
   props.location.type = cudaMemLocationTypeDevice;
   props.location.id = device;
   cudaDeviceProp properties{};
-  CORANK_CUDA_TRY(cudaGetDeviceProperties(&properties, device));
   cudaMemPool_t created = nullptr;
-  CORANK_CUDA_TRY(cudaMemPoolCreate(&created, &props));
+  cudaError_t status = cudaGetDeviceProperties(&properties, device);
+  if (status == cudaSuccess) status = cudaMemPoolCreate(&created, &props);
   std::uint64_t limit = properties.totalGlobalMem / default_cache_fraction;
-  const cudaError_t status =
-      cudaMemPoolSetAttribute(created, cudaMemPoolAttrReleaseThreshold, &limit);
-  if (status != cudaSuccess) {
+  if (status == cudaSuccess)
+    status = cudaMemPoolSetAttribute(created, cudaMemPoolAttrReleaseThreshold, &limit);
+  if (status == cudaSuccess) {
+    cache.limit.store(std::size_t(limit));
+    cache.pool.store(created, std::memory_order_release);
+  } else if (created) {
     cudaMemPoolDestroy(created);
-    return status;
   }
-  slot.store(created, std::memory_order_release);
-  *pool = created;
+  const cudaError_t restored = cudaThreadExchangeStreamCaptureMode(&mode);
+  return status != cudaSuccess ? status : restored;
+}
+
+/// The library's cache on `device` (the current one when negative), its pool created on first
+/// use.
+inline cudaError_t library_cache(device_cache** cache, int device = -1) {
+  CORANK_CUDA_TRY(resolve_device(device));
+  device_pools& all = library_pools();
+  *cache = &all.devices[device];
+  if ((*cache)->pool.load(std::memory_order_acquire)) return cudaSuccess;
+  const std::lock_guard<std::mutex> lock(all.creating);
+  if ((*cache)->pool.load(std::memory_order_acquire)) return cudaSuccess;
+  return create_pool(**cache, device);
+}
+
+inline cudaError_t library_pool(cudaMemPool_t* pool, int device = -1) {
+  device_cache* cache = nullptr;
+  CORANK_CUDA_TRY(library_cache(&cache, device));
+  *pool = cache->pool.load(std::memory_order_acquire);
   return cudaSuccess;
+}
+
+/// `bytes` for a call on `stream` from the current device's cache: the stream's kept block when
+/// it is large enough, else a block from the pool, kept for the stream's next call when a slot
+/// is free (or the least recently used one, whose block is freed after its stream's last use)
+/// and the block is at most the limit over stream_blocks_per_device. While the stream is being
+/// captured into a graph, straight from the pool (the graph owns the allocation).
+inline cudaError_t take_cached(void** memory, std::size_t bytes, cudaStream_t stream) {
+  device_cache* cache = nullptr;
+  CORANK_CUDA_TRY(library_cache(&cache));
+  const cudaMemPool_t pool = cache->pool.load(std::memory_order_acquire);
+  auto capture = cudaStreamCaptureStatusNone;
+  unsigned long long id = 0;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess ||
+      capture != cudaStreamCaptureStatusNone || cudaStreamGetId(stream, &id) != cudaSuccess) {
+    cudaGetLastError();  // whatever failed there, the pool decides
+    return cudaMallocFromPoolAsync(memory, bytes, pool, stream);
+  }
+  const std::size_t most = cache->limit.load() / stream_blocks_per_device;
+  const std::lock_guard<std::mutex> lock(cache->blocks_lock);
+  stream_block* slot = nullptr;
+  for (stream_block& b : cache->blocks)
+    if (b.stream_id == id) slot = &b;
+  if (slot && slot->in_use) return cudaMallocFromPoolAsync(memory, bytes, pool, stream);
+  if (slot && slot->bytes >= bytes && slot->bytes <= most) {
+    slot->in_use = true;
+    slot->last_used = ++cache->clock;
+    *memory = slot->memory;
+    return cudaSuccess;
+  }
+  if (slot) {  // too small or above the limit now: freed after the stream's last use
+    CORANK_CUDA_TRY(cudaFreeAsync(slot->memory, stream));
+    slot->stream_id = 0;
+  }
+  if (bytes > most) return cudaMallocFromPoolAsync(memory, bytes, pool, stream);
+  if (!slot)  // an empty slot, else the least recently used one not in use
+    for (stream_block& b : cache->blocks)
+      if (!b.in_use &&
+          (!slot || (slot->stream_id != 0 && (b.stream_id == 0 || b.last_used < slot->last_used))))
+        slot = &b;
+  if (!slot) return cudaMallocFromPoolAsync(memory, bytes, pool, stream);  // all in use
+  if (slot->stream_id != 0) {  // another stream's: freed once that stream is past its last use
+    CORANK_CUDA_TRY(cudaStreamWaitEvent(stream, slot->returned, 0));
+    CORANK_CUDA_TRY(cudaFreeAsync(slot->memory, stream));
+    slot->stream_id = 0;
+  }
+  if (!slot->returned)
+    CORANK_CUDA_TRY(cudaEventCreateWithFlags(&slot->returned, cudaEventDisableTiming));
+  CORANK_CUDA_TRY(cudaMallocFromPoolAsync(memory, bytes, pool, stream));
+  *slot = {id, *memory, bytes, true, slot->returned, ++cache->clock};
+  return cudaSuccess;
+}
+
+/// Gives back what take_cached gave, after the work in `stream` that uses it.
+inline cudaError_t give_back_cached(void* memory, cudaStream_t stream) {
+  device_cache* cache = nullptr;
+  CORANK_CUDA_TRY(library_cache(&cache));
+  {
+    const std::lock_guard<std::mutex> lock(cache->blocks_lock);
+    for (stream_block& b : cache->blocks)
+      if (b.in_use && b.memory == memory) {
+        b.in_use = false;
+        return cudaEventRecord(b.returned, stream);
+      }
+  }
+  return cudaFreeAsync(memory, stream);
 }
 
 /// Whether R has CCCL's stream-ordered allocation members, in the shape of CCCL >= 3.1 and RMM
@@ -196,13 +313,19 @@ class memory_resource_ref {
   // The pool hands out blocks aligned to at least 256 bytes, as much as any part asks.
   static cudaError_t allocate_cached(void*, void** memory, std::size_t bytes, std::size_t,
                                      cudaStream_t stream) noexcept {
-    cudaMemPool_t pool = nullptr;
-    CORANK_CUDA_TRY(detail::library_pool(&pool));
-    return cudaMallocFromPoolAsync(memory, bytes, pool, stream);
+    try {  // the lock may throw
+      return detail::take_cached(memory, bytes, stream);
+    } catch (...) {
+      return cudaErrorMemoryAllocation;
+    }
   }
   static cudaError_t deallocate_cached(void*, void* memory, std::size_t, std::size_t,
                                        cudaStream_t stream) noexcept {
-    return cudaFreeAsync(memory, stream);
+    try {
+      return detail::give_back_cached(memory, stream);
+    } catch (...) {
+      return cudaErrorUnknown;
+    }
   }
 
   void* object_;
@@ -217,38 +340,49 @@ inline cudaError_t library_memory_pool(cudaMemPool_t* pool, int device = -1) {
   return detail::library_pool(pool, device);
 }
 
-/// Sets the most bytes the cache on `device` keeps mapped across synchronisations (its release
-/// threshold); memory above it goes back to the driver at the next synchronisation.
+/// Sets the most bytes the cache on `device` keeps across synchronisations: the pool's release
+/// threshold (memory above it goes back to the driver at the next synchronisation), and the
+/// blocks kept for streams (each at most the limit over stream_blocks_per_device).
 inline cudaError_t set_cache_limit(std::size_t bytes, int device = -1) {
-  cudaMemPool_t pool = nullptr;
-  CORANK_CUDA_TRY(detail::library_pool(&pool, device));
+  detail::device_cache* cache = nullptr;
+  CORANK_CUDA_TRY(detail::library_cache(&cache, device));
   std::uint64_t limit = bytes;
-  return cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &limit);
+  CORANK_CUDA_TRY(
+      cudaMemPoolSetAttribute(cache->pool.load(), cudaMemPoolAttrReleaseThreshold, &limit));
+  cache->limit.store(bytes);
+  return cudaSuccess;
 }
 
 /// The cache limit on `device`, in *bytes.
 inline cudaError_t cache_limit(std::size_t* bytes, int device = -1) {
   if (!bytes) return cudaErrorInvalidValue;
-  cudaMemPool_t pool = nullptr;
-  CORANK_CUDA_TRY(detail::library_pool(&pool, device));
-  std::uint64_t limit = 0;
-  CORANK_CUDA_TRY(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &limit));
-  *bytes = std::size_t(limit);
+  detail::device_cache* cache = nullptr;
+  CORANK_CUDA_TRY(detail::library_cache(&cache, device));
+  *bytes = cache->limit.load();
   return cudaSuccess;
 }
 
-/// Gives the cache's memory on `device` back to the driver, all but what calls still in flight
-/// use: synchronises the device first, so that their storage is free by then. The cache fills
-/// again on the next call.
+/// Gives the cache's memory on `device` back to the driver, all but what calls in flight on
+/// other host threads hold: synchronises the device first, so that every block is free by then.
+/// The cache fills again on the next call.
 inline cudaError_t release_cached_memory(int device = -1) {
   CORANK_CUDA_TRY(detail::resolve_device(device));
-  if (device >= detail::device_pools::most_devices) return cudaErrorInvalidDevice;
-  const cudaMemPool_t pool = detail::library_pools().pools[device].load(std::memory_order_acquire);
+  detail::device_cache& cache = detail::library_pools().devices[device];
+  const cudaMemPool_t pool = cache.pool.load(std::memory_order_acquire);
   if (!pool) return cudaSuccess;  // nothing was ever cached there
   int current = 0;
   CORANK_CUDA_TRY(cudaGetDevice(&current));
   if (current != device) CORANK_CUDA_TRY(cudaSetDevice(device));
   cudaError_t status = cudaDeviceSynchronize();
+  {
+    const std::lock_guard<std::mutex> lock(cache.blocks_lock);
+    for (detail::stream_block& b : cache.blocks)
+      if (status == cudaSuccess && b.stream_id != 0 && !b.in_use) {
+        status = cudaFreeAsync(b.memory, 0);  // after the synchronisation: no stream uses it
+        b.stream_id = 0;
+      }
+  }
+  if (status == cudaSuccess) status = cudaDeviceSynchronize();
   if (status == cudaSuccess) status = cudaMemPoolTrimTo(pool, 0);
   if (current != device) {
     const cudaError_t back = cudaSetDevice(current);
