@@ -139,12 +139,14 @@ void scan_case(const gpu_scan_bench_config& config, const segment_case& c, const
   time(
       "corank segmented_inclusive_scan", role::contender,
       [&] { return cuda::segmented_inclusive_scan(in, out, n, d_off.data, p); }, out);
-  cuda::segmented_scan_options opt;
-  cuda::segmented_scan_workspace workspace;
-  opt.workspace = &workspace;
+  const std::size_t temp_bytes = cuda::segmented_scan_temp_bytes<float>(n);
+  const device_vector<char> temp(temp_bytes);
   time(
       "corank segmented_inclusive_scan (caller's buffer)", role::contender,
-      [&] { return cuda::segmented_inclusive_scan(opt, in, out, n, d_off.data, p); }, out);
+      [&] {
+        return cuda::segmented_inclusive_scan(in, out, n, d_off.data, p, temp.data, temp_bytes);
+      },
+      out);
   // The study's kernels, where a segment is short enough for a thread or a warp.
   if (config.studied && c.shape == data::segment_shape::uniform && c.length <= 1024 &&
       !c.wide_offsets)
