@@ -18,30 +18,15 @@
 #include "corank/cuda/segmented_sort.cuh"
 #include "support/cuda_test.cuh"
 #include "support/seeded_test.hpp"
+#include "support/sort_keys.cuh"
 
 namespace {
 
+using corank::test::by_hi;
 using corank::test::device_buffer;
-
-/// 8-byte key ordered by `hi` only: distinct keys tie, so only a stable sort gives one answer.
-struct pair_key {
-  std::uint32_t hi, lo;
-};
-struct by_hi {
-  __host__ __device__ bool operator()(const pair_key& x, const pair_key& y) const {
-    return x.hi < y.hi;
-  }
-};
-/// 16-byte key ordered by `major` descending, then `minor` ascending (`pad` ties).
-struct wide_key {
-  std::uint64_t major;
-  std::uint32_t minor, pad;
-};
-struct wide_order {
-  __host__ __device__ bool operator()(const wide_key& x, const wide_key& y) const {
-    return x.major != y.major ? x.major > y.major : x.minor < y.minor;
-  }
-};
+using corank::test::pair_key;
+using corank::test::wide_key;
+using corank::test::wide_order;
 /// Not a strict weak order (not irreflexive): the sorts must still end.
 struct less_or_equal {
   template <class T>

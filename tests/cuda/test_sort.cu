@@ -16,30 +16,15 @@
 #include "corank/cuda/merge_sort.cuh"
 #include "support/cuda_test.cuh"
 #include "support/seeded_test.hpp"
+#include "support/sort_keys.cuh"
 
 namespace {
 
+using corank::test::by_hi;
 using corank::test::device_buffer;
-
-/// 8-byte key: ordered by `hi` only (so distinct keys tie), a custom comparator.
-struct pair_key {
-  std::uint32_t hi, lo;
-};
-struct by_hi {
-  __host__ __device__ bool operator()(const pair_key& x, const pair_key& y) const {
-    return x.hi < y.hi;
-  }
-};
-/// 16-byte key ordered by `major` descending then `minor` ascending.
-struct wide_key {
-  std::uint64_t major;
-  std::uint32_t minor, pad;
-};
-struct wide_order {
-  __host__ __device__ bool operator()(const wide_key& x, const wide_key& y) const {
-    return x.major != y.major ? x.major > y.major : x.minor < y.minor;
-  }
-};
+using corank::test::pair_key;
+using corank::test::wide_key;
+using corank::test::wide_order;
 
 constexpr std::size_t guard = 7;            // guard elements on each side
 constexpr unsigned char guard_byte = 0x5A;  // their byte pattern
