@@ -1,0 +1,159 @@
+// Set operations on sorted ranges on multicore CPUs (OpenMP), with std::set_*'s multiset
+// semantics.
+//
+//   set_union(a, a_end, b, b_end, out, comp, options)            (std::set_union)
+//   set_intersection / set_difference / set_symmetric_difference (their std:: counterparts)
+//   set_union_by_key(keys_a, keys_a_end, vals_a, keys_b, keys_b_end, vals_b, keys_out, vals_out,
+//                    comp, options) and the three others _by_key: values follow their keys
+//   set_operation(op, ...), set_operation_by_key(op, ...): the operation as a parameter
+// Each returns the end of the output (a pair of ends for _by_key), as std:: does.
+//
+// Two passes over the merge path cut at balanced cuts (merge_path_walk.hpp: cuts where the std::
+// loop passes, so that pieces run it on their own): the first counts each piece's outputs, a scan
+// places them, the second writes. Inputs are read twice, outputs written once. Same output as
+// std:: (which elements, in which order; a pair of equal keys outputs A's element and value).
+// Preconditions: both inputs sorted by comp, a strict weak order; the output does not overlap
+// them and holds set_operation_max_outputs(op, m, n) items (m + n, min(m, n), m, m + n).
+// Violated, the call still ends, writes at most that many items, in an unspecified order.
+#pragma once
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "corank/cpu/options.hpp"
+#include "corank/functional.hpp"
+#include "corank/merge_path.hpp"
+#include "corank/merge_path_walk.hpp"
+
+namespace corank::cpu {
+namespace detail {
+
+template <set_op Op, class KeyA, class ValA, class KeyB, class ValB, class KeyOut, class ValOut,
+          class Compare>
+std::size_t set_operation_pieces(KeyA a, std::size_t m, ValA va, KeyB b, std::size_t n, ValB vb,
+                                 KeyOut out, ValOut vout, Compare comp, const options& opt) {
+  using size = std::size_t;
+  const auto run = [&](size i0, size i1, size j0, size j1, size at) {
+    return serial_set_operation<Op>(a, i0, i1, b, j0, j1, comp, [&](bool from_a, size x) {
+      if (from_a)
+        out[at] = a[x], vout[at] = va[x];
+      else
+        out[at] = b[x], vout[at] = vb[x];
+      ++at;
+    });
+  };
+  const size total = m + n;
+  const int threads = threads_for(total, opt);
+  if (threads <= 1) return run(0, m, 0, n, 0);
+  const std::ptrdiff_t pieces =
+      chunk_count(std::ptrdiff_t(total), threads, tuning::merge_chunks_per_thread,
+                  tuning::merge_min_chunk_items);
+  std::vector<cut_pair<size>> cuts(size(pieces) + 1);
+  std::vector<size> at(size(pieces) + 1, 0);
+  region_errors errors;
+  const auto counting = [](bool, size) {};
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp for schedule(static)
+    for (std::ptrdiff_t p = 0; p <= pieces; ++p)
+      errors.run([&] {
+        cuts[p] = balanced_co_rank(even_split(total, size(pieces), size(p)), a, m, b, n, comp);
+      });
+#pragma omp single
+    for (std::ptrdiff_t p = 1; p <= pieces; ++p) {  // monotone even when the inputs are not
+      cuts[p].a = cuts[p].a < cuts[p - 1].a ? cuts[p - 1].a : cuts[p].a;
+      cuts[p].b = cuts[p].b < cuts[p - 1].b ? cuts[p - 1].b : cuts[p].b;
+    }
+#pragma omp for schedule(dynamic, 1)
+    for (std::ptrdiff_t p = 0; p < pieces; ++p)
+      errors.run([&] {
+        at[p + 1] = serial_set_operation<Op>(a, cuts[p].a, cuts[p + 1].a, b, cuts[p].b,
+                                             cuts[p + 1].b, comp, counting);
+      });
+#pragma omp single
+    for (std::ptrdiff_t p = 1; p <= pieces; ++p) at[p] += at[p - 1];
+#pragma omp for schedule(dynamic, 1)
+    for (std::ptrdiff_t p = 0; p < pieces; ++p)
+      errors.run([&] { run(cuts[p].a, cuts[p + 1].a, cuts[p].b, cuts[p + 1].b, at[p]); });
+  }
+  errors.rethrow();
+  return at[pieces];
+}
+
+template <class KeyA, class ValA, class KeyB, class ValB, class KeyOut, class ValOut, class Compare>
+std::size_t set_operation_dispatch(set_op op, KeyA a, std::size_t m, ValA va, KeyB b, std::size_t n,
+                                   ValB vb, KeyOut out, ValOut vout, Compare comp,
+                                   const options& opt) {
+  switch (op) {
+    case set_op::unite:
+      return set_operation_pieces<set_op::unite>(a, m, va, b, n, vb, out, vout, comp, opt);
+    case set_op::intersect:
+      return set_operation_pieces<set_op::intersect>(a, m, va, b, n, vb, out, vout, comp, opt);
+    case set_op::difference:
+      return set_operation_pieces<set_op::difference>(a, m, va, b, n, vb, out, vout, comp, opt);
+    case set_op::symmetric_difference:
+      return set_operation_pieces<set_op::symmetric_difference>(a, m, va, b, n, vb, out, vout, comp,
+                                                                opt);
+  }
+  return 0;
+}
+
+}  // namespace detail
+
+/// The set operation `op` on sorted keys with values alongside. Returns the ends of the outputs.
+template <class KeyA, class ValA, class KeyB, class ValB, class KeyOut, class ValOut,
+          class Compare = corank::less>
+std::pair<KeyOut, ValOut> set_operation_by_key(set_op op, KeyA a, KeyA a_end, ValA va, KeyB b,
+                                               KeyB b_end, ValB vb, KeyOut out, ValOut vout,
+                                               Compare comp = {}, const options& opt = {}) {
+  const std::size_t count = detail::set_operation_dispatch(
+      op, a, std::size_t(a_end - a), va, b, std::size_t(b_end - b), vb, out, vout, comp, opt);
+  return {out + count, vout + count};
+}
+
+/// The set operation `op` on sorted ranges. Returns the end of the output.
+template <class ItA, class ItB, class OutIt, class Compare = corank::less>
+OutIt set_operation(set_op op, ItA a, ItA a_end, ItB b, ItB b_end, OutIt out, Compare comp = {},
+                    const options& opt = {}) {
+  return set_operation_by_key(op, a, a_end, discard_iterator{}, b, b_end, discard_iterator{}, out,
+                              discard_iterator{}, comp, opt)
+      .first;
+}
+
+template <class ItA, class ItB, class OutIt, class Compare = corank::less>
+OutIt set_union(ItA a, ItA a_end, ItB b, ItB b_end, OutIt out, Compare comp = {},
+                const options& opt = {}) {
+  return set_operation(set_op::unite, a, a_end, b, b_end, out, comp, opt);
+}
+template <class ItA, class ItB, class OutIt, class Compare = corank::less>
+OutIt set_intersection(ItA a, ItA a_end, ItB b, ItB b_end, OutIt out, Compare comp = {},
+                       const options& opt = {}) {
+  return set_operation(set_op::intersect, a, a_end, b, b_end, out, comp, opt);
+}
+template <class ItA, class ItB, class OutIt, class Compare = corank::less>
+OutIt set_difference(ItA a, ItA a_end, ItB b, ItB b_end, OutIt out, Compare comp = {},
+                     const options& opt = {}) {
+  return set_operation(set_op::difference, a, a_end, b, b_end, out, comp, opt);
+}
+template <class ItA, class ItB, class OutIt, class Compare = corank::less>
+OutIt set_symmetric_difference(ItA a, ItA a_end, ItB b, ItB b_end, OutIt out, Compare comp = {},
+                               const options& opt = {}) {
+  return set_operation(set_op::symmetric_difference, a, a_end, b, b_end, out, comp, opt);
+}
+
+#define CORANK_CPU_SET_BY_KEY(name, op)                                                    \
+  template <class KeyA, class ValA, class KeyB, class ValB, class KeyOut, class ValOut,    \
+            class Compare = corank::less>                                                  \
+  std::pair<KeyOut, ValOut> name(KeyA a, KeyA a_end, ValA va, KeyB b, KeyB b_end, ValB vb, \
+                                 KeyOut out, ValOut vout, Compare comp = {},               \
+                                 const options& opt = {}) {                                \
+    return set_operation_by_key(op, a, a_end, va, b, b_end, vb, out, vout, comp, opt);     \
+  }
+CORANK_CPU_SET_BY_KEY(set_union_by_key, set_op::unite)
+CORANK_CPU_SET_BY_KEY(set_intersection_by_key, set_op::intersect)
+CORANK_CPU_SET_BY_KEY(set_difference_by_key, set_op::difference)
+CORANK_CPU_SET_BY_KEY(set_symmetric_difference_by_key, set_op::symmetric_difference)
+#undef CORANK_CPU_SET_BY_KEY
+
+}  // namespace corank::cpu

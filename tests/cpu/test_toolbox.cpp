@@ -1,0 +1,253 @@
+// The CPU co-rank toolbox against std:: references: load-balancing search and interval expand,
+// sorted search, set operations, k-way merge. Every check runs on the calling thread and on four
+// threads with the parallel split forced even for tiny inputs, so pieces start and end inside
+// runs of equal keys.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "corank/cpu/load_balance.hpp"
+#include "corank/cpu/multiway_merge.hpp"
+#include "corank/cpu/set_operations.hpp"
+#include "corank/cpu/sorted_search.hpp"
+#include "support/merge_reference.hpp"
+#include "support/seeded_test.hpp"
+#include "support/toolbox_cases.hpp"
+
+namespace {
+
+using namespace corank::test;
+using corank::set_op;
+
+constexpr std::uint32_t poison32 = 0xDEADBEEFu;
+constexpr std::uint64_t poison64 = 0xDEADBEEFDEADBEEFull;
+constexpr std::size_t piece = 64;  // the inputs' shapes are sized around this
+
+std::vector<corank::cpu::options> thread_settings() {
+  corank::cpu::options parallel;
+  parallel.threads = 4;
+  parallel.sequential_below = 0;
+  return {corank::cpu::options{}, parallel};
+}
+
+class CpuToolbox : public seeded_test {};
+
+// --- load-balancing search and interval expand -----------------------------------------------
+
+TEST_F(CpuToolbox, LoadBalancingSearchGivesEveryItemItsSegment) {
+  for (const auto& lengths : awkward_segment_lengths(rng, piece))
+    for (const auto& opt : thread_settings()) {
+      const auto offsets = offsets_of<int>(lengths);
+      const auto want = reference_segments(lengths);
+      std::vector<std::uint32_t> got(want.size(), poison32);
+      corank::cpu::load_balancing_search(offsets.data(), lengths.size(), want.size(), got.data(),
+                                         opt);
+      ASSERT_EQ(got, want) << lengths.size() << " segments, threads " << opt.threads;
+    }
+}
+
+TEST_F(CpuToolbox, IntervalExpandRepeatsEachValueOverItsSegment) {
+  for (const auto& lengths : awkward_segment_lengths(rng, piece))
+    for (const auto& opt : thread_settings()) {
+      const auto offsets = offsets_of<std::uint64_t>(lengths);
+      std::vector<double> values(lengths.size());
+      for (std::size_t s = 0; s < values.size(); ++s) values[s] = 0.5 + double(s);
+      std::vector<double> want;
+      for (std::size_t s = 0; s < lengths.size(); ++s)
+        want.insert(want.end(), lengths[s], values[s]);
+      std::vector<double> got(want.size(), -1.0);
+      corank::cpu::interval_expand(offsets.data(), lengths.size(), values.data(), want.size(),
+                                   got.data(), opt);
+      ASSERT_EQ(got, want) << lengths.size() << " segments, threads " << opt.threads;
+    }
+}
+
+TEST_F(CpuToolbox, LoadBalancingSearchStaysInRangeWhenOffsetsFallShort) {
+  // offsets[S] < n: the items past the last end get segment S, nothing is read out of range.
+  const std::vector<unsigned> offsets{0, 3, 5};
+  std::vector<std::uint32_t> got(9, poison32);
+  corank::cpu::load_balancing_search(offsets.data(), 2, got.size(), got.data());
+  EXPECT_EQ(got, (std::vector<std::uint32_t>{0, 0, 0, 1, 1, 2, 2, 2, 2}));
+}
+
+// --- sorted search ------------------------------------------------------------------------------
+
+TEST_F(CpuToolbox, SortedSearchMatchesStdBounds) {
+  for (const auto& c : awkward_pairs<std::uint32_t>(rng, piece))
+    for (const auto& opt : thread_settings()) {
+      // Needles a, haystack b, and the other way round.
+      for (int flip = 0; flip < 2; ++flip) {
+        const auto& needles = flip ? c.b : c.a;
+        const auto& hay = flip ? c.a : c.b;
+        std::vector<std::uint64_t> want_lower(needles.size()), want_upper(needles.size());
+        for (std::size_t i = 0; i < needles.size(); ++i) {
+          want_lower[i] = std::lower_bound(hay.begin(), hay.end(), needles[i]) - hay.begin();
+          want_upper[i] = std::upper_bound(hay.begin(), hay.end(), needles[i]) - hay.begin();
+        }
+        std::vector<std::uint64_t> got(needles.size(), poison64);
+        corank::cpu::sorted_lower_bound(hay.begin(), hay.end(), needles.begin(), needles.end(),
+                                        got.begin(), corank::less{}, opt);
+        ASSERT_EQ(got, want_lower) << c.name << " flip " << flip << " threads " << opt.threads;
+        std::fill(got.begin(), got.end(), poison64);
+        corank::cpu::sorted_upper_bound(hay.begin(), hay.end(), needles.begin(), needles.end(),
+                                        got.begin(), corank::less{}, opt);
+        ASSERT_EQ(got, want_upper) << c.name << " flip " << flip << " threads " << opt.threads;
+      }
+    }
+}
+
+TEST_F(CpuToolbox, UnsortedNeedlesMatchStdBounds) {
+  const auto hay = sorted_keys<int>(rng, 5000, 700);
+  auto needles = sorted_keys<int>(rng, 3001, 800);
+  std::shuffle(needles.begin(), needles.end(), rng);
+  for (const auto& opt : thread_settings()) {
+    std::vector<unsigned> got(needles.size(), poison32), want(needles.size());
+    for (std::size_t i = 0; i < needles.size(); ++i)
+      want[i] = unsigned(std::lower_bound(hay.begin(), hay.end(), needles[i]) - hay.begin());
+    corank::cpu::lower_bound(hay.begin(), hay.end(), needles.begin(), needles.end(), got.begin(),
+                             corank::less{}, opt);
+    ASSERT_EQ(got, want);
+    for (std::size_t i = 0; i < needles.size(); ++i)
+      want[i] = unsigned(std::upper_bound(hay.begin(), hay.end(), needles[i]) - hay.begin());
+    corank::cpu::upper_bound(hay.begin(), hay.end(), needles.begin(), needles.end(), got.begin(),
+                             corank::less{}, opt);
+    ASSERT_EQ(got, want);
+  }
+}
+
+TEST_F(CpuToolbox, SortedSearchTakesAnyComparator) {
+  auto hay = sorted_keys<int>(rng, 2000, 300), needles = sorted_keys<int>(rng, 1500, 300);
+  std::reverse(hay.begin(), hay.end());
+  std::reverse(needles.begin(), needles.end());
+  const auto opt = thread_settings()[1];
+  std::vector<std::size_t> got(needles.size()), want(needles.size());
+  for (std::size_t i = 0; i < needles.size(); ++i)
+    want[i] = std::lower_bound(hay.begin(), hay.end(), needles[i], std::greater<>{}) - hay.begin();
+  corank::cpu::sorted_lower_bound(hay.begin(), hay.end(), needles.begin(), needles.end(),
+                                  got.begin(), corank::greater{}, opt);
+  ASSERT_EQ(got, want);
+}
+
+// --- set operations -----------------------------------------------------------------------------
+
+TEST_F(CpuToolbox, SetOperationsMatchStdWithMultisetSemanticsAndOrigins) {
+  for (const auto& c : awkward_pairs<std::uint32_t>(rng, piece))
+    for (const set_op op : every_set_op)
+      for (const auto& opt : thread_settings()) {
+        std::vector<std::uint32_t> want_keys;
+        std::vector<std::uint64_t> want_values;
+        reference_set_operation(op, c.a, c.b, corank::less{}, want_keys, want_values);
+        const std::size_t most = corank::set_operation_max_outputs(op, c.a.size(), c.b.size());
+        std::vector<std::uint32_t> keys(most, poison32);
+        std::vector<std::uint64_t> values(most, poison64);
+        const auto va = origins(0, c.a.size()), vb = origins(1, c.b.size());
+        const auto [key_end, value_end] = corank::cpu::set_operation_by_key(
+            op, c.a.begin(), c.a.end(), va.begin(), c.b.begin(), c.b.end(), vb.begin(),
+            keys.begin(), values.begin(), corank::less{}, opt);
+        const auto where = std::string(set_op_name(op)) + ", " + c.name + ", threads " +
+                           std::to_string(opt.threads);
+        ASSERT_EQ(std::size_t(key_end - keys.begin()), want_keys.size()) << where;
+        ASSERT_EQ(std::size_t(value_end - values.begin()), want_keys.size()) << where;
+        keys.resize(want_keys.size());
+        values.resize(want_keys.size());
+        ASSERT_EQ(keys, want_keys) << where;
+        ASSERT_EQ(values, want_values) << where;
+      }
+}
+
+TEST_F(CpuToolbox, NamedSetOperationsAreTheirStdCounterparts) {
+  const auto a = sorted_keys<int>(rng, 3000, 200), b = sorted_keys<int>(rng, 2500, 200);
+  const auto opt = thread_settings()[1];
+  std::vector<int> want(a.size() + b.size()), got(a.size() + b.size());
+  const auto same = [&](auto ours, auto theirs) {
+    const auto end = ours(got.begin());
+    const auto want_end = theirs(want.begin());
+    ASSERT_EQ(end - got.begin(), want_end - want.begin());
+    ASSERT_TRUE(std::equal(got.begin(), end, want.begin()));
+  };
+  using corank::cpu::options;
+  same(
+      [&](auto o) {
+        return corank::cpu::set_union(a.begin(), a.end(), b.begin(), b.end(), o, corank::less{},
+                                      opt);
+      },
+      [&](auto o) { return std::set_union(a.begin(), a.end(), b.begin(), b.end(), o); });
+  same(
+      [&](auto o) {
+        return corank::cpu::set_intersection(a.begin(), a.end(), b.begin(), b.end(), o,
+                                             corank::less{}, opt);
+      },
+      [&](auto o) { return std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), o); });
+  same(
+      [&](auto o) {
+        return corank::cpu::set_difference(a.begin(), a.end(), b.begin(), b.end(), o,
+                                           corank::less{}, opt);
+      },
+      [&](auto o) { return std::set_difference(a.begin(), a.end(), b.begin(), b.end(), o); });
+  same(
+      [&](auto o) {
+        return corank::cpu::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), o,
+                                                     corank::less{}, opt);
+      },
+      [&](auto o) {
+        return std::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), o);
+      });
+}
+
+TEST_F(CpuToolbox, SetOperationsOnUnsortedInputsEndInBounds) {
+  // A violated precondition: any output, but never more than the bound, and the call ends.
+  std::uniform_int_distribution<int> key(0, 50);
+  std::vector<int> a(4000), b(3000);
+  for (int& x : a) x = key(rng);
+  for (int& x : b) x = key(rng);
+  for (const set_op op : every_set_op) {
+    const std::size_t most = corank::set_operation_max_outputs(op, a.size(), b.size());
+    std::vector<int> out(most + 16, -7);
+    const auto end = corank::cpu::set_operation(op, a.begin(), a.end(), b.begin(), b.end(),
+                                                out.begin(), corank::less{}, thread_settings()[1]);
+    ASSERT_LE(std::size_t(end - out.begin()), most);
+    for (std::size_t i = most; i < out.size(); ++i) ASSERT_EQ(out[i], -7);
+  }
+}
+
+// --- k-way merge ---------------------------------------------------------------------------------
+
+TEST_F(CpuToolbox, MultiwayMergeIsStableByRunOrder) {
+  std::uniform_int_distribution<std::size_t> length(0, 3 * piece);
+  for (const std::size_t runs : {0, 1, 2, 3, 5, 8, 64, 65, 300})
+    for (const auto& opt : thread_settings()) {
+      std::vector<std::size_t> lengths(runs);
+      for (auto& l : lengths) l = length(rng);
+      if (runs > 3) lengths[1] = 0, lengths[runs - 1] = 20 * piece;  // empty and long runs
+      const auto offsets = offsets_of<unsigned>(lengths);
+      std::vector<std::uint32_t> keys;
+      std::vector<std::uint64_t> values;
+      for (std::size_t r = 0; r < runs; ++r) {
+        const auto run = sorted_keys<std::uint32_t>(rng, lengths[r], 30);
+        keys.insert(keys.end(), run.begin(), run.end());
+        for (std::size_t i = 0; i < run.size(); ++i) values.push_back(origin(0, values.size()));
+      }
+      // The reference: a stable sort by key keeps run order, then order within the run.
+      std::vector<std::size_t> order(keys.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::size_t x, std::size_t y) { return keys[x] < keys[y]; });
+      std::vector<std::uint32_t> want_keys(keys.size()), got_keys(keys.size(), poison32);
+      std::vector<std::uint64_t> want_values(keys.size()), got_values(keys.size(), poison64);
+      for (std::size_t i = 0; i < order.size(); ++i)
+        want_keys[i] = keys[order[i]], want_values[i] = values[order[i]];
+      corank::cpu::multiway_merge_by_key(keys.data(), values.data(), offsets.data(), runs,
+                                         got_keys.data(), got_values.data(), corank::less{}, opt);
+      ASSERT_EQ(got_keys, want_keys) << runs << " runs, threads " << opt.threads;
+      ASSERT_EQ(got_values, want_values) << runs << " runs, threads " << opt.threads;
+      std::fill(got_keys.begin(), got_keys.end(), poison32);
+      corank::cpu::multiway_merge(keys.data(), offsets.data(), runs, got_keys.data(),
+                                  corank::less{}, opt);
+      ASSERT_EQ(got_keys, want_keys) << runs << " runs, keys only";
+    }
+}
+
+}  // namespace
