@@ -7,3 +7,8 @@
 #include "corank/cpu/merge.hpp"
 #include "corank/cpu/segmented_scan.hpp"
 #include "corank/cpu/sort.hpp"
+#include "corank/merge_path_walk.hpp"
+#include "corank/cpu/load_balance.hpp"
+#include "corank/cpu/multiway_merge.hpp"
+#include "corank/cpu/set_operations.hpp"
+#include "corank/cpu/sorted_search.hpp"
