@@ -10,3 +10,8 @@
 #include "corank/cuda/merge_sort.cuh"
 #include "corank/cuda/segmented_sort.cuh"
 #include "corank/cuda/segmented_scan.cuh"
+#include "corank/merge_path_walk.hpp"
+#include "corank/cuda/load_balance.cuh"
+#include "corank/cuda/multiway_merge.cuh"
+#include "corank/cuda/set_operations.cuh"
+#include "corank/cuda/sorted_search.cuh"

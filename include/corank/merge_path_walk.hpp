@@ -19,6 +19,14 @@
 #include "corank/config.hpp"
 #include "corank/merge_path.hpp"
 
+// The walks below are called from host-only code too (the CPU algorithms, with std:: iterators
+// and host lambdas): no nvcc warning for calling those from a __host__ __device__ template.
+#if defined(__CUDACC__)
+#define CORANK_ANY_CALLER _Pragma("nv_exec_check_disable")
+#else
+#define CORANK_ANY_CALLER
+#endif
+
 namespace corank {
 
 /// The integers base, base + 1, ...: the work items of a load-balancing search, read like an
@@ -43,6 +51,7 @@ struct index_less {
 /// Walks the stable merge of A[i, i_end) and B[j, j_end) (ties: A first) and calls on_a(i, j)
 /// when A[i] is output (j of B before it) and on_b(i, j) when B[j] is (i of A before it). Any
 /// comparator ends: every step advances one side.
+CORANK_ANY_CALLER
 template <class ItA, class ItB, class Size, class Compare, class OnA, class OnB>
 CORANK_HD void walk_merge_path(ItA a, Size i, Size i_end, ItB b, Size j, Size j_end, Compare comp,
                                OnA&& on_a, OnB&& on_b) {
@@ -58,6 +67,7 @@ CORANK_HD void walk_merge_path(ItA a, Size i, Size i_end, ItB b, Size j, Size j_
 
 /// The first position p in [lo, hi) of sorted x at which ranks_before<UpperBound>(x[p], key)
 /// fails: lower_bound (UpperBound = false) or upper_bound of key within [lo, hi).
+CORANK_ANY_CALLER
 template <bool UpperBound, class It, class Size, class Key, class Compare>
 CORANK_HD Size bound_within(It x, Size lo, Size hi, const Key& key, Compare comp) {
   while (lo < hi) {
@@ -91,6 +101,7 @@ struct cut_pair {
 /// paired first (r of A with r of B), then the excess of the longer run; a cut between the two
 /// halves of a pair moves back by one. Needs the runs' extents: four binary searches, O(log(m +
 /// n)). Precondition as co_rank; violated, the cut still lies in [0, m] x [0, n].
+CORANK_ANY_CALLER
 template <class Size, class ItA, class ItB, class Compare>
 CORANK_HD cut_pair<Size> balanced_co_rank(Size k, ItA a, Size m, ItB b, Size n, Compare comp) {
   const Size i = co_rank(k, a, m, b, n, comp);
@@ -115,6 +126,7 @@ CORANK_HD cut_pair<Size> balanced_co_rank(Size k, ItA a, Size m, ItB b, Size n, 
 /// The std::set_* loop of `Op` on A[i, i_end) and B[j, j_end): calls emit(from_a, index) for each
 /// output, in order (index into A or B), and returns the number of outputs. With a no-op emit it
 /// counts. Any comparator ends.
+CORANK_ANY_CALLER
 template <set_op Op, class ItA, class ItB, class Size, class Compare, class Emit>
 CORANK_HD Size serial_set_operation(ItA a, Size i, Size i_end, ItB b, Size j, Size j_end,
                                     Compare comp, Emit&& emit) {

@@ -78,3 +78,40 @@ cudaError_t instantiate_every_storage_form(unsigned* k, float* v, std::size_t n,
   keep(cc::release_cached_memory());
   return e;
 }
+
+/// The co-rank toolbox (issue 22): every entry point in each of its storage forms.
+cudaError_t instantiate_the_toolbox(unsigned* k, float* v, std::size_t n, unsigned* offsets,
+                                    std::size_t segments, void* temp, std::size_t bytes,
+                                    std::size_t* count, cudaStream_t stream) {
+  namespace cc = corank::cuda;
+  some_resource r;
+  cudaError_t e = cudaSuccess;
+  const auto keep = [&e](cudaError_t x) { e = e == cudaSuccess ? x : e; };
+  const auto on_device = cc::output_count::on_device(count);
+  bytes += cc::load_balance_temp_bytes<unsigned>(segments, n) +
+           cc::sorted_search_temp_bytes<unsigned, unsigned>(n, n) +
+           cc::set_operation_temp_bytes<unsigned, float>(n, n) +
+           cc::multiway_merge_temp_bytes<unsigned, float>(n, segments);
+  keep(cc::load_balancing_search(offsets, segments, n, k, stream));
+  keep(cc::load_balancing_search(r, offsets, segments, n, k, stream));
+  keep(cc::load_balancing_search(offsets, segments, n, k, temp, bytes, stream));
+  keep(cc::interval_expand(offsets, segments, v, n, v + n, stream));
+  keep(cc::interval_expand(r, offsets, segments, v, n, v + n, stream));
+  keep(cc::interval_expand(offsets, segments, v, n, v + n, temp, bytes, stream));
+  keep(cc::sorted_lower_bound(k, n, k + n, n, k, corank::less{}, stream));
+  keep(cc::sorted_upper_bound(r, k, n, k + n, n, k, corank::less{}, stream));
+  keep(cc::sorted_lower_bound(k, n, k + n, n, k, temp, bytes, corank::less{}, stream));
+  keep(cc::lower_bound(k, n, k + n, n, k, corank::less{}, stream));
+  keep(cc::upper_bound(k, n, k + n, n, k, corank::less{}, stream));
+  keep(cc::set_union(k, n, k + n, n, k, on_device, corank::less{}, stream));
+  keep(cc::set_intersection_by_key(k, v, n, k + n, v + n, n, k, v, on_device, corank::less{},
+                                   stream));
+  keep(cc::set_operation(r, corank::set_op::difference, k, n, k + n, n, k, on_device));
+  keep(cc::set_operation_by_key(corank::set_op::symmetric_difference, k, v, n, k + n, v + n, n, k,
+                                v, cc::output_count::to_host(count), temp, bytes));
+  keep(cc::multiway_merge(k, offsets, segments, n, k, corank::less{}, stream));
+  keep(cc::multiway_merge(r, k, offsets, segments, n, k, corank::less{}, stream));
+  keep(cc::multiway_merge_by_key(k, v, offsets, segments, n, k, v, temp, bytes, corank::less{},
+                                 stream));
+  return e;
+}

@@ -1,0 +1,53 @@
+// The GPU sorted search's kernels: one tile of the merge path of needles and haystack per block,
+// and one binary search per needle for needles in any order.
+#pragma once
+
+#include <cstddef>
+
+#include "corank/cuda/kernels/merge_path_walk.cuh"
+#include "corank/merge_path_walk.hpp"
+
+namespace corank::cuda::kernels {
+
+/// Tile t of the merge path of A[0, m) and B[0, n) (cut by merge_path_cuts): the block stages
+/// both pieces, each thread walks its steps, and every needle's answer (the number of the other
+/// input's keys before it) goes to a shared stage, then out with coalesced stores. NeedlesInA:
+/// the lower bound (needles = A, haystack = B: ties put the needle first); else the upper bound
+/// (haystack = A, needles = B).
+template <int Threads, int Items, bool NeedlesInA, class K, class Index, class Compare>
+__global__ void __launch_bounds__(Threads)
+    sorted_search_tiles(const K* a, std::size_t m, const K* b, std::size_t n, Index* out,
+                        const std::size_t* cuts, Compare comp) {
+  constexpr int tile = Threads * Items;
+  __shared__ K sa[tile], sb[tile];
+  __shared__ Index answers[tile];
+  const tile_piece p(cuts, blockIdx.x, tile, m, n);
+  stage(a + p.a0, p.count_a, sa);
+  stage(b + p.b0, p.count_b, sb);
+  __syncthreads();
+  walk_thread_steps<Threads, Items>(
+      sa, p.count_a, sb, p.count_b, comp,
+      [&](int i, int j) {
+        if (NeedlesInA) answers[i] = Index(p.b0 + std::size_t(j));
+      },
+      [&](int i, int j) {
+        if (!NeedlesInA) answers[j] = Index(p.a0 + std::size_t(i));
+      });
+  __syncthreads();
+  const int needles = NeedlesInA ? p.count_a : p.count_b;
+  Index* to = out + (NeedlesInA ? p.a0 : p.b0);
+  for (int q = threadIdx.x; q < needles; q += Threads) to[q] = answers[q];
+}
+
+/// out[i] = the lower (or UpperBound: upper) bound of needles[i] in haystack[0, m), one binary
+/// search per thread.
+template <bool UpperBound, class K, class Index, class Compare>
+__global__ void binary_search_each(const K* haystack, std::size_t m, const K* needles,
+                                   std::size_t n, Index* out, Compare comp) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const K key = needles[i];
+  out[i] = Index(bound_within<UpperBound>(haystack, std::size_t(0), m, key, comp));
+}
+
+}  // namespace corank::cuda::kernels

@@ -1,0 +1,34 @@
+// Tuning of the GPU co-rank toolbox (load-balancing search, sorted search, set operations, k-way
+// merge), apart from the algorithms. First choices, not yet swept on a GPU (docs/notes/toolbox.md
+// holds what was measured).
+#pragma once
+
+#include <cstddef>
+
+namespace corank::cuda::tuning {
+
+/// Threads per block of the toolbox's tile kernels: eight warps, as the merge's kernels.
+inline constexpr int toolbox_threads = 256;
+
+/// Static shared memory a tile may take: under the 48 KB a block gets without opting in, with room
+/// for the kernels' few other words.
+inline constexpr std::size_t toolbox_tile_bytes = 40 * 1024;
+
+/// Items per thread when each tile item needs `bytes_per_item` bytes of shared memory: as many as
+/// fit toolbox_tile_bytes, odd (runs of an odd length keep shared-memory banks apart), at most 15
+/// (the merge's best for u32 keys).
+constexpr int toolbox_items(std::size_t bytes_per_item) {
+  const std::size_t fit = toolbox_tile_bytes / (std::size_t(toolbox_threads) * bytes_per_item);
+  const int most = fit > 15 ? 15 : (fit < 1 ? 1 : int(fit));
+  return most % 2 == 1 || most == 1 ? most : most - 1;
+}
+
+/// Threads of the partition passes (one cut per thread, latency-bound) and of the one-block scan of
+/// the set operations' tile counts (each thread sums a run of them).
+inline constexpr unsigned toolbox_partition_threads = 128;
+inline constexpr unsigned toolbox_scan_threads = 1024;
+
+/// Unsorted needles: one binary search per needle, 256 threads a block.
+inline constexpr unsigned binary_search_threads = 256;
+
+}  // namespace corank::cuda::tuning

@@ -1,0 +1,310 @@
+// The GPU co-rank toolbox against std:: references: load-balancing search and interval expand,
+// sorted search, set operations, k-way merge. Inputs are sized around each algorithm's tile, so
+// tiles start and end inside runs of equal keys; outputs are poisoned first.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "corank/cuda/load_balance.cuh"
+#include "corank/cuda/multiway_merge.cuh"
+#include "corank/cuda/set_operations.cuh"
+#include "corank/cuda/sorted_search.cuh"
+#include "support/cuda_test.cuh"
+#include "support/merge_reference.hpp"
+#include "support/seeded_test.hpp"
+#include "support/toolbox_cases.hpp"
+
+namespace {
+
+using namespace corank::test;
+using corank::set_op;
+namespace cc = corank::cuda;
+
+class GpuToolbox : public seeded_test {};
+
+// --- load-balancing search and interval expand -----------------------------------------------
+
+TEST_F(GpuToolbox, LoadBalancingSearchGivesEveryItemItsSegment) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t tile = cc::detail::load_balance_shape<unsigned>::tile;
+  for (const auto& lengths : awkward_segment_lengths(rng, tile)) {
+    const auto offsets = offsets_of<unsigned>(lengths);
+    const auto want = reference_segments(lengths);
+    device_buffer<unsigned> d_offsets(offsets);
+    device_buffer<std::uint32_t> d_out(want.size());
+    d_out.poison();
+    CORANK_ASSERT_CUDA(
+        cc::load_balancing_search(d_offsets.data(), lengths.size(), want.size(), d_out.data()));
+    ASSERT_EQ(d_out.to_host(), want) << lengths.size() << " segments";
+  }
+}
+
+TEST_F(GpuToolbox, IntervalExpandRepeatsEachValueOverItsSegment) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t tile = cc::detail::load_balance_shape<std::uint64_t>::tile;
+  for (const auto& lengths : awkward_segment_lengths(rng, tile)) {
+    if (lengths.empty()) continue;
+    const auto offsets = offsets_of<std::uint64_t>(lengths);
+    std::vector<double> values(lengths.size()), want;
+    for (std::size_t s = 0; s < values.size(); ++s) values[s] = 0.5 + double(s);
+    for (std::size_t s = 0; s < lengths.size(); ++s) want.insert(want.end(), lengths[s], values[s]);
+    device_buffer<std::uint64_t> d_offsets(offsets);
+    device_buffer<double> d_values(values), d_out(want.size());
+    d_out.poison();
+    // The caller's-buffer form.
+    const std::size_t bytes =
+        cc::load_balance_temp_bytes<std::uint64_t>(lengths.size(), want.size());
+    device_buffer<unsigned char> temp(bytes);
+    CORANK_ASSERT_CUDA(cc::interval_expand(d_offsets.data(), lengths.size(), d_values.data(),
+                                           want.size(), d_out.data(), temp.data(), bytes));
+    ASSERT_EQ(d_out.to_host(), want) << lengths.size() << " segments";
+  }
+}
+
+TEST_F(GpuToolbox, LoadBalancingSearchRefusesBadArguments) {
+  CORANK_REQUIRE_GPU();
+  device_buffer<unsigned> offsets(std::vector<unsigned>{0, 4});
+  device_buffer<std::uint8_t> out(300);
+  EXPECT_EQ(cc::load_balancing_search(offsets.data(), 0, 4, out.data()), cudaErrorInvalidValue);
+  EXPECT_EQ(cc::load_balancing_search(static_cast<unsigned*>(nullptr), 1, 4, out.data()),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cc::load_balancing_search(offsets.data(), 300, 4, out.data()), cudaErrorInvalidValue)
+      << "300 segments do not fit u8 indices";
+  EXPECT_EQ(cc::load_balancing_search(offsets.data(), 1, 4, out.data(), nullptr, 0),
+            cudaErrorInvalidValue)
+      << "a buffer smaller than the query";
+}
+
+TEST_F(GpuToolbox, LoadBalancingSearchTakesSizesPast32Bits) {
+  CORANK_REQUIRE_GPU();
+  const std::uint64_t n = (std::uint64_t(1) << 32) + 5;
+  const std::vector<std::uint64_t> offsets{0, std::uint64_t(1) << 31, (std::uint64_t(1) << 32) + 1,
+                                           n};
+  device_buffer<std::uint64_t> d_offsets(offsets);
+  device_buffer<std::uint8_t> d_out(n);
+  if (!d_out.data()) GTEST_SKIP() << "no room for " << n << " bytes";
+  d_out.poison();
+  CORANK_ASSERT_CUDA(cc::load_balancing_search(d_offsets.data(), 3, n, d_out.data()));
+  CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+  for (std::size_t s = 0; s < 3; ++s)
+    for (const std::uint64_t j : {offsets[s], offsets[s + 1] - 1}) {
+      std::uint8_t got = 0xA5;
+      CORANK_ASSERT_CUDA(cudaMemcpy(&got, d_out.data() + j, 1, cudaMemcpyDeviceToHost));
+      ASSERT_EQ(got, s) << "item " << j;
+    }
+}
+
+// --- sorted search ------------------------------------------------------------------------------
+
+template <class Index>
+std::vector<Index> std_bounds(const std::vector<std::uint32_t>& hay,
+                              const std::vector<std::uint32_t>& needles, bool upper) {
+  std::vector<Index> want(needles.size());
+  for (std::size_t i = 0; i < needles.size(); ++i)
+    want[i] = Index((upper ? std::upper_bound(hay.begin(), hay.end(), needles[i])
+                           : std::lower_bound(hay.begin(), hay.end(), needles[i])) -
+                    hay.begin());
+  return want;
+}
+
+TEST_F(GpuToolbox, SortedSearchMatchesStdBounds) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t tile = cc::detail::sorted_search_shape<std::uint32_t, std::uint64_t>::tile;
+  for (const auto& c : awkward_pairs<std::uint32_t>(rng, tile))
+    for (int flip = 0; flip < 2; ++flip) {
+      const auto& needles = flip ? c.b : c.a;
+      const auto& hay = flip ? c.a : c.b;
+      device_buffer<std::uint32_t> d_needles(needles), d_hay(hay);
+      device_buffer<std::uint64_t> d_out(needles.size());
+      for (const bool upper : {false, true}) {
+        d_out.poison();
+        CORANK_ASSERT_CUDA(upper
+                               ? cc::sorted_upper_bound(d_hay.data(), hay.size(), d_needles.data(),
+                                                        needles.size(), d_out.data())
+                               : cc::sorted_lower_bound(d_hay.data(), hay.size(), d_needles.data(),
+                                                        needles.size(), d_out.data()));
+        ASSERT_EQ(d_out.to_host(), std_bounds<std::uint64_t>(hay, needles, upper))
+            << c.name << " flip " << flip << (upper ? " upper" : " lower");
+      }
+    }
+}
+
+TEST_F(GpuToolbox, UnsortedNeedlesMatchStdBounds) {
+  CORANK_REQUIRE_GPU();
+  const auto hay = sorted_keys<std::uint32_t>(rng, 50001, 7000);
+  auto needles = sorted_keys<std::uint32_t>(rng, 30001, 8000);
+  std::shuffle(needles.begin(), needles.end(), rng);
+  device_buffer<std::uint32_t> d_needles(needles), d_hay(hay), d_out(needles.size());
+  for (const bool upper : {false, true}) {
+    d_out.poison();
+    CORANK_ASSERT_CUDA(upper ? cc::upper_bound(d_hay.data(), hay.size(), d_needles.data(),
+                                               needles.size(), d_out.data())
+                             : cc::lower_bound(d_hay.data(), hay.size(), d_needles.data(),
+                                               needles.size(), d_out.data()));
+    ASSERT_EQ(d_out.to_host(), std_bounds<std::uint32_t>(hay, needles, upper));
+  }
+}
+
+TEST_F(GpuToolbox, SortedSearchTakesSizesPast32Bits) {
+  CORANK_REQUIRE_GPU();
+  const std::uint64_t zeros = (std::uint64_t(1) << 32) + 3, m = zeros + 7;
+  device_buffer<std::uint8_t> d_hay(m);
+  if (!d_hay.data()) GTEST_SKIP() << "no room for " << m << " bytes";
+  CORANK_ASSERT_CUDA(cudaMemset(d_hay.data(), 0, zeros));
+  CORANK_ASSERT_CUDA(cudaMemset(d_hay.data() + zeros, 1, m - zeros));
+  device_buffer<std::uint8_t> d_needles(std::vector<std::uint8_t>{0, 1, 1, 2});
+  device_buffer<std::uint64_t> d_out(4);
+  CORANK_ASSERT_CUDA(cc::sorted_lower_bound(d_hay.data(), m, d_needles.data(), 4, d_out.data()));
+  EXPECT_EQ(d_out.to_host(), (std::vector<std::uint64_t>{0, zeros, zeros, m}));
+  CORANK_ASSERT_CUDA(cc::sorted_upper_bound(d_hay.data(), m, d_needles.data(), 4, d_out.data()));
+  EXPECT_EQ(d_out.to_host(), (std::vector<std::uint64_t>{zeros, m, m, m}));
+  device_buffer<std::uint32_t> narrow(4);
+  EXPECT_EQ(cc::sorted_lower_bound(d_hay.data(), m, d_needles.data(), 4, narrow.data()),
+            cudaErrorInvalidValue)
+      << "u32 answers cannot hold m";
+}
+
+// --- set operations -----------------------------------------------------------------------------
+
+TEST_F(GpuToolbox, SetOperationsMatchStdWithMultisetSemanticsAndOrigins) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t tile = cc::detail::set_operation_shape<std::uint32_t, std::uint64_t>::tile;
+  for (const auto& c : awkward_pairs<std::uint32_t>(rng, tile))
+    for (const set_op op : every_set_op) {
+      std::vector<std::uint32_t> want_keys;
+      std::vector<std::uint64_t> want_values;
+      reference_set_operation(op, c.a, c.b, corank::less{}, want_keys, want_values);
+      const std::size_t most = corank::set_operation_max_outputs(op, c.a.size(), c.b.size());
+      device_buffer<std::uint32_t> ka(c.a), kb(c.b), keys(most + 1);
+      device_buffer<std::uint64_t> va(origins(0, c.a.size())), vb(origins(1, c.b.size())),
+          values(most + 1), d_count(1);
+      keys.poison(), values.poison(), d_count.poison();
+      const auto where = std::string(set_op_name(op)) + ", " + c.name;
+      // Keys and values, the count left on the device.
+      CORANK_ASSERT_CUDA(cc::set_operation_by_key(op, ka.data(), va.data(), c.a.size(), kb.data(),
+                                                  vb.data(), c.b.size(), keys.data(), values.data(),
+                                                  cc::output_count::on_device(d_count.data())));
+      ASSERT_EQ(d_count.to_host()[0], want_keys.size()) << where;
+      auto got_keys = keys.to_host();
+      auto got_values = values.to_host();
+      ASSERT_EQ(got_keys[want_keys.size()], 0xA5A5A5A5u) << where << ": wrote past its count";
+      got_keys.resize(want_keys.size());
+      got_values.resize(want_keys.size());
+      ASSERT_EQ(got_keys, want_keys) << where;
+      ASSERT_EQ(got_values, want_values) << where;
+      // Keys alone, the count on the host, the caller's buffer.
+      keys.poison();
+      std::size_t count = 0;
+      const std::size_t bytes = cc::set_operation_temp_bytes<std::uint32_t>(c.a.size(), c.b.size());
+      device_buffer<unsigned char> temp(bytes);
+      CORANK_ASSERT_CUDA(cc::set_operation(op, ka.data(), c.a.size(), kb.data(), c.b.size(),
+                                           keys.data(), cc::output_count::to_host(&count),
+                                           temp.data(), bytes));
+      ASSERT_EQ(count, want_keys.size()) << where;
+      got_keys = keys.to_host();
+      got_keys.resize(count);
+      ASSERT_EQ(got_keys, want_keys) << where << ", keys only";
+    }
+}
+
+TEST_F(GpuToolbox, NamedSetOperationsAreTheirStdCounterparts) {
+  CORANK_REQUIRE_GPU();
+  const auto a = sorted_keys<int>(rng, 30000, 2000), b = sorted_keys<int>(rng, 25000, 2000);
+  device_buffer<int> da(a), db(b), out(a.size() + b.size());
+  std::vector<int> want(a.size() + b.size());
+  std::size_t count = 0;
+  const auto check = [&](cudaError_t status, std::vector<int>::iterator want_end) {
+    ASSERT_EQ(status, cudaSuccess);
+    ASSERT_EQ(count, std::size_t(want_end - want.begin()));
+    auto got = out.to_host();
+    ASSERT_TRUE(std::equal(want.begin(), want_end, got.begin()));
+  };
+  const auto to_host = cc::output_count::to_host(&count);
+  check(cc::set_union(da.data(), a.size(), db.data(), b.size(), out.data(), to_host),
+        std::set_union(a.begin(), a.end(), b.begin(), b.end(), want.begin()));
+  check(cc::set_intersection(da.data(), a.size(), db.data(), b.size(), out.data(), to_host),
+        std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), want.begin()));
+  check(cc::set_difference(da.data(), a.size(), db.data(), b.size(), out.data(), to_host),
+        std::set_difference(a.begin(), a.end(), b.begin(), b.end(), want.begin()));
+  check(cc::set_symmetric_difference(da.data(), a.size(), db.data(), b.size(), out.data(), to_host),
+        std::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), want.begin()));
+}
+
+TEST_F(GpuToolbox, SetOperationsOnUnsortedInputsEndInBounds) {
+  CORANK_REQUIRE_GPU();
+  std::uniform_int_distribution<int> key(0, 50);
+  std::vector<int> a(40000), b(30000);
+  for (int& x : a) x = key(rng);
+  for (int& x : b) x = key(rng);
+  device_buffer<int> da(a), db(b);
+  for (const set_op op : every_set_op) {
+    const std::size_t most = corank::set_operation_max_outputs(op, a.size(), b.size());
+    device_buffer<int> out(most + 64);
+    out.poison();
+    std::size_t count = 0;
+    CORANK_ASSERT_CUDA(cc::set_operation(op, da.data(), a.size(), db.data(), b.size(), out.data(),
+                                         cc::output_count::to_host(&count)));
+    const auto got = out.to_host();
+    for (std::size_t i = most; i < got.size(); ++i)
+      ASSERT_EQ(std::uint32_t(got[i]), 0xA5A5A5A5u) << set_op_name(op) << ": wrote past the bound";
+  }
+}
+
+TEST_F(GpuToolbox, SetOperationsRefuseBadArguments) {
+  CORANK_REQUIRE_GPU();
+  device_buffer<int> a(10), out(20);
+  std::size_t count = 0;
+  EXPECT_EQ(cc::set_union(a.data(), 10, a.data(), 10, out.data(), cc::output_count{}),
+            cudaErrorInvalidValue)
+      << "no count";
+  EXPECT_EQ(cc::set_union(a.data(), 10, a.data(), 10, a.data(), cc::output_count::to_host(&count)),
+            cudaErrorInvalidValue)
+      << "output over an input";
+  EXPECT_EQ(cc::set_union(static_cast<int*>(nullptr), 10, a.data(), 10, out.data(),
+                          cc::output_count::to_host(&count)),
+            cudaErrorInvalidValue);
+}
+
+// --- k-way merge ---------------------------------------------------------------------------------
+
+TEST_F(GpuToolbox, MultiwayMergeIsStableByRunOrder) {
+  CORANK_REQUIRE_GPU();
+  const std::size_t tile = cc::detail::multiway_merge_shape<std::uint32_t, std::uint64_t>::tile;
+  std::uniform_int_distribution<std::size_t> length(0, 3 * tile);
+  for (const std::size_t runs : {1, 2, 3, 4, 5, 8, 64, 65, 1000}) {
+    std::vector<std::size_t> lengths(runs);
+    for (auto& l : lengths) l = runs > 100 ? length(rng) / 64 : length(rng);
+    if (runs > 3) lengths[1] = 0, lengths[runs - 1] = 7 * tile + 1;  // empty and long runs
+    const auto offsets = offsets_of<std::uint64_t>(lengths);
+    std::vector<std::uint32_t> keys;
+    for (std::size_t r = 0; r < runs; ++r) {
+      const auto run = sorted_keys<std::uint32_t>(rng, lengths[r], 30);
+      keys.insert(keys.end(), run.begin(), run.end());
+    }
+    const auto values = origins(0, keys.size());
+    std::vector<std::size_t> order(keys.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return keys[x] < keys[y]; });
+    std::vector<std::uint32_t> want_keys(keys.size());
+    std::vector<std::uint64_t> want_values(keys.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+      want_keys[i] = keys[order[i]], want_values[i] = values[order[i]];
+    device_buffer<std::uint32_t> d_keys(keys), d_out(keys.size());
+    device_buffer<std::uint64_t> d_values(values), d_vout(keys.size()), d_offsets(offsets);
+    d_out.poison(), d_vout.poison();
+    CORANK_ASSERT_CUDA(cc::multiway_merge_by_key(d_keys.data(), d_values.data(), d_offsets.data(),
+                                                 runs, keys.size(), d_out.data(), d_vout.data()));
+    ASSERT_EQ(d_out.to_host(), want_keys) << runs << " runs";
+    ASSERT_EQ(d_vout.to_host(), want_values) << runs << " runs";
+    d_out.poison();
+    CORANK_ASSERT_CUDA(
+        cc::multiway_merge(d_keys.data(), d_offsets.data(), runs, keys.size(), d_out.data()));
+    ASSERT_EQ(d_out.to_host(), want_keys) << runs << " runs, keys only";
+  }
+}
+
+}  // namespace
