@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <deque>
 #include <numeric>
+#include <random>
+#include <string>
 #include <vector>
 
 #include "corank/cpu/sort.hpp"
@@ -15,7 +17,7 @@
 namespace {
 
 class CpuSort : public corank::test::seeded_test {
- protected:
+ public:
   static corank::cpu::options threads(int t) {
     corank::cpu::options opt;
     opt.threads = t;
@@ -123,6 +125,76 @@ TEST_F(CpuSort, StructKeysWithACustomComparator) {
   std::vector<point> keys(7000);
   for (auto& p : keys) p = {int(rng() % 40) - 20, int(rng() % 1000)};
   for (int t : {1, 2, 3}) check(keys, by_x, threads(t));
+}
+
+// Keys-only integer sorts take the SIMD base case where the build has one (cpu/simd_sort.hpp):
+// every width it handles, signed and unsigned, both orders, around the sequential threshold and
+// with few distinct keys; by key (values = positions, packed into pairs) they stay stable.
+template <class T>
+std::vector<T> integer_keys(std::mt19937_64& rng, std::size_t n, std::uint64_t range) {
+  std::vector<T> v(n);
+  for (auto& x : v) x = static_cast<T>(rng() % range - range / 2);
+  return v;
+}
+
+template <class T, class Fixture>
+void check_integer_width(Fixture& f, std::mt19937_64& rng) {
+  const std::size_t seq = corank::cpu::tuning::sequential_below_items;
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(17), seq - 1,
+                        seq, seq + 1, std::size_t(100003)})
+    for (int t : {1, 2, 4}) {
+      corank::cpu::options opt;
+      opt.threads = t;  // the default threshold: both sides of it
+      for (std::uint64_t range : {std::uint64_t(7), std::uint64_t(1) << 62}) {
+        const auto keys = integer_keys<T>(rng, n, range);
+        f.check(keys, corank::less{}, opt);
+        f.check(keys, corank::greater{}, opt);
+        std::vector<T> got = keys, want = keys;
+        corank::cpu::stable_sort(got.begin(), got.end(), corank::less{}, opt);
+        std::sort(want.begin(), want.end());
+        ASSERT_EQ(got, want) << "n=" << n << " threads=" << t << " bytes=" << sizeof(T);
+      }
+    }
+}
+
+TEST_F(CpuSort, IntegerKeysOfEveryWidthTheSimdSortTakes) {
+  check_integer_width<std::uint16_t>(*this, rng);
+  check_integer_width<std::int16_t>(*this, rng);
+  check_integer_width<std::uint32_t>(*this, rng);
+  check_integer_width<std::int32_t>(*this, rng);
+  check_integer_width<std::uint64_t>(*this, rng);
+  check_integer_width<std::int64_t>(*this, rng);
+  check_integer_width<long long>(*this, rng);
+}
+
+// Keys or values too large (or not trivially copyable) to pack into pairs keep the separate
+// arrays: still stable, values alongside.
+TEST_F(CpuSort, ByKeyWithKeysAndValuesThatDoNotPack) {
+  struct wide {
+    std::uint64_t hi = 0, lo = 0;
+  };
+  auto by_hi = [](const wide& x, const wide& y) { return x.hi < y.hi; };
+  std::vector<wide> keys(9000);
+  for (auto& k : keys) k = {rng() % 50, rng()};
+  for (int t : {1, 2, 3}) check(keys, by_hi, threads(t));
+
+  for (int t : {1, 2, 3}) {
+    const auto k = random_keys(5000, 40);
+    std::vector<std::string> vals(k.size());
+    for (std::size_t i = 0; i < k.size(); ++i) vals[i] = std::to_string(i);
+    std::vector<std::size_t> order(k.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return k[x] < k[y]; });
+    auto got_keys = k;
+    auto got_vals = vals;
+    corank::cpu::stable_sort_by_key(got_keys.begin(), got_keys.end(), got_vals.begin(),
+                                    corank::less{}, threads(t));
+    for (std::size_t i = 0; i < k.size(); ++i) {
+      ASSERT_EQ(got_keys[i], k[order[i]]) << i;
+      ASSERT_EQ(got_vals[i], vals[order[i]]) << i;
+    }
+  }
 }
 
 TEST_F(CpuSort, NonPointerIterators) {

@@ -77,7 +77,16 @@ void merge_streams_by_key(KeyA a, KeyA a_end, ValA va, KeyB b, KeyB b_end, ValB 
           take_b = comp(*sb[s], *sa[s]);
           sout[s][t] = take_b ? *sb[s] : *sa[s];
         }
-        svout[s][t] = take_b ? *svb[s] : *sva[s];
+        if constexpr (registers_hold<ValA> && registers_hold<ValB>) {
+          // Both read before the select: `take_b ? *svb[s] : *sva[s]` compiles to a branch (only
+          // one of the reads may be made), mispredicted on every other item; merge_by_key ran at
+          // 2.5x the time of a merge of {key, value} structs.
+          const auto val_a = *sva[s];
+          const auto val_b = *svb[s];
+          svout[s][t] = take_b ? val_b : val_a;
+        } else {
+          svout[s][t] = take_b ? *svb[s] : *sva[s];
+        }
         sa[s] += !take_b, sva[s] += !take_b;
         sb[s] += take_b, svb[s] += take_b;
       }

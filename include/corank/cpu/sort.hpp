@@ -10,10 +10,12 @@
 #include <cstddef>
 #include <iterator>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 #include "corank/cpu/merge.hpp"
 #include "corank/cpu/options.hpp"
+#include "corank/cpu/simd_sort.hpp"
 #include "corank/functional.hpp"
 #include "corank/merge_path.hpp"
 
@@ -116,6 +118,10 @@ void copy_back(BufKeys buf_keys, BufVals buf_vals, Keys keys, Vals vals, std::pt
 template <class Keys, class Vals, class BufKeys, class BufVals, class Compare>
 void sort_chunk(Keys keys, Vals vals, BufKeys buf_keys, BufVals buf_vals, std::ptrdiff_t n,
                 Compare comp) {
+  if constexpr (std::is_same_v<Vals, discard_iterator> && simd_sortable<Keys, Compare>) {
+    simd_sort<Compare>(keys, n);  // integers alone: no order among equal keys to keep
+    return;
+  }
   const std::ptrdiff_t block = tuning::sort_block_items;
   for (std::ptrdiff_t i = 0; i < n; i += block)
     insertion_sort_by_key(keys + i, vals + i, block < n - i ? block : n - i, comp);
@@ -136,6 +142,37 @@ struct sort_buffer<discard_iterator> {
   discard_iterator begin() { return {}; }
 };
 
+/// A key and its value side by side: stable_sort_by_key sorts separate key and value arrays as
+/// one array of these (pack_by_key), so every pass moves a pair with one load and one store.
+template <class Key, class Value>
+struct key_value {
+  Key key;
+  Value value;
+};
+template <class Compare>
+struct by_pair_key {
+  Compare comp;
+  template <class Pair>
+  bool operator()(const Pair& x, const Pair& y) const {
+    return comp(x.key, y.key);
+  }
+};
+
+/// Whether stable_sort_by_key packs keys and values into key_value pairs: both trivially
+/// copyable (no constructor or move can throw or be observed) and at most 8 bytes (a pair of at
+/// most 16 bytes moves as fast as a struct the caller would have built).
+template <class KeyIt, class ValIt>
+inline constexpr bool pack_by_key = [] {
+  if constexpr (std::is_same_v<ValIt, discard_iterator>) {
+    return false;
+  } else {
+    using K = typename std::iterator_traits<KeyIt>::value_type;
+    using V = typename std::iterator_traits<ValIt>::value_type;
+    return std::is_trivially_copyable_v<K> && std::is_trivially_copyable_v<V> && sizeof(K) <= 8 &&
+           sizeof(V) <= 8;
+  }
+}();
+
 template <class It>
 struct buffer_item {
   using type = typename std::iterator_traits<It>::value_type;
@@ -151,7 +188,8 @@ using buffer_item_t = typename buffer_item<It>::type;
 
 /// Stable sort of keys[first, last) with values moved alongside (vals_first...), on all cores.
 /// Key and value types must be default-constructible and movable (move-only types work); extra
-/// memory: n keys and n values.
+/// memory: n keys and n values, or, for trivially copyable keys and values of at most 8 bytes
+/// each (sorted as {key, value} pairs), 2n such pairs.
 ///
 /// Precondition: comp is a strict weak order on the keys. Violated (NaN keys under <, `<=`, an
 /// inconsistent comparator), the call still returns, with a permutation of the keys (values
@@ -164,6 +202,21 @@ void stable_sort_by_key(KeyIt keys_first, KeyIt keys_last, ValIt vals_first, Com
   using size = std::ptrdiff_t;
   const size n = keys_last - keys_first;
   if (n < 2) return;
+  if constexpr (detail::pack_by_key<KeyIt, ValIt>) {
+    // One pass packs, one unpacks: the merge passes in between move each pair once, not a key and
+    // then a value from two arrays (2x the time of the same sort of structs, issue 23).
+    using pair = detail::key_value<typename std::iterator_traits<KeyIt>::value_type,
+                                   typename std::iterator_traits<ValIt>::value_type>;
+    detail::sort_buffer<pair> pairs(static_cast<std::size_t>(n));
+    pair* p = pairs.begin();
+    const int threads = detail::threads_for(static_cast<std::size_t>(n), opt);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (size i = 0; i < n; ++i) p[i] = pair{keys_first[i], vals_first[i]};
+    stable_sort_by_key(p, p + n, discard_iterator{}, detail::by_pair_key<Compare>{comp}, opt);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (size i = 0; i < n; ++i) keys_first[i] = p[i].key, vals_first[i] = p[i].value;
+    return;
+  }
   detail::sort_buffer<detail::buffer_item_t<KeyIt>> buf_keys(static_cast<std::size_t>(n));
   detail::sort_buffer<detail::buffer_item_t<ValIt>> buf_vals(static_cast<std::size_t>(n));
   const int threads = detail::threads_for(static_cast<std::size_t>(n), opt);
