@@ -80,6 +80,34 @@ CORANK_HD Size bound_within(It x, Size lo, Size hi, const Key& key, Compare comp
   return lo;
 }
 
+/// bound_within for a bound expected near one end of [lo, hi) (FromHigh: near hi): probes at
+/// distances 1, 2, 4, ... from that end, then searches the last gap. O(log distance): the edges of
+/// a run of equal keys cost a few probes when the run is short, whatever the inputs' size.
+CORANK_ANY_CALLER
+template <bool UpperBound, bool FromHigh, class It, class Size, class Key, class Compare>
+CORANK_HD Size gallop_bound_within(It x, Size lo, Size hi, const Key& key, Compare comp) {
+  Size step = 1;
+  if constexpr (FromHigh) {
+    // Invariant: the bound is at most top.
+    for (Size top = hi; top > lo; step *= 2) {
+      const Size probe = top - lo > step ? top - step : lo;
+      if (ranks_before<UpperBound>(x[probe], key, comp))
+        return bound_within<UpperBound>(x, probe + 1, top, key, comp);
+      top = probe;
+    }
+    return lo;
+  } else {
+    // Invariant: the bound is at least bottom.
+    for (Size bottom = lo; bottom < hi; step *= 2) {
+      const Size probe = hi - bottom > step ? bottom + step - 1 : hi - 1;
+      if (!ranks_before<UpperBound>(x[probe], key, comp))
+        return bound_within<UpperBound>(x, bottom, probe, key, comp);
+      bottom = probe + 1;
+    }
+    return hi;
+  }
+}
+
 /// The four multiset operations of <algorithm>, std::set_union, std::set_intersection,
 /// std::set_difference and std::set_symmetric_difference: a key found p times in A and q times
 /// in B is output max(p, q), min(p, q), max(p - q, 0) and |p - q| times. Equal keys pair up in
@@ -99,8 +127,9 @@ struct cut_pair {
 /// The merge path's cut (co_rank) puts all of a run of equal keys x of A before B's: inside such
 /// a run, the t elements of x before the cut are shared out again as the loop consumes them,
 /// paired first (r of A with r of B), then the excess of the longer run; a cut between the two
-/// halves of a pair moves back by one. Needs the runs' extents: four binary searches, O(log(m +
-/// n)). Precondition as co_rank; violated, the cut still lies in [0, m] x [0, n].
+/// halves of a pair moves back by one. Needs the runs' extents: four galloping searches from the
+/// cut, O(log of the runs' lengths) on top of the co-rank. Precondition as co_rank; violated, the
+/// cut still lies in [0, m] x [0, n].
 CORANK_ANY_CALLER
 template <class Size, class ItA, class ItB, class Compare>
 CORANK_HD cut_pair<Size> balanced_co_rank(Size k, ItA a, Size m, ItB b, Size n, Compare comp) {
@@ -110,10 +139,10 @@ CORANK_HD cut_pair<Size> balanced_co_rank(Size k, ItA a, Size m, ItB b, Size n, 
   // A[i]'s key would come after A[i]).
   if (j >= n) return {i, j};
   const auto x = b[j];  // the key whose run the cut may split: A's copies of it precede B[j]
-  const Size a_first = bound_within<false>(a, Size(0), i, x, comp);
-  const Size a_last = bound_within<true>(a, i, m, x, comp);
-  const Size b_first = bound_within<false>(b, Size(0), j, x, comp);
-  const Size b_last = bound_within<true>(b, j, n, x, comp);
+  const Size a_first = gallop_bound_within<false, true>(a, Size(0), i, x, comp);
+  const Size a_last = gallop_bound_within<true, false>(a, i, m, x, comp);
+  const Size b_first = gallop_bound_within<false, true>(b, Size(0), j, x, comp);
+  const Size b_last = gallop_bound_within<true, false>(b, j, n, x, comp);
   const Size count_a = a_last - a_first, count_b = b_last - b_first;
   const Size t = (i - a_first) + (j - b_first);  // copies of x before the cut
   Size rb = t / 2 < count_b ? t / 2 : count_b;

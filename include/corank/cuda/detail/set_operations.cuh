@@ -34,8 +34,11 @@ template <class K, class V>
 struct set_operation_shape {
   static constexpr bool has_values = !std::is_same_v<V, no_value>;
   static constexpr int threads = tuning::toolbox_threads;
-  static constexpr int items = tuning::toolbox_items(3 * sizeof(K) + (has_values ? sizeof(V) : 0));
+  // One stage holds both pieces (tile + 1 keys in all), beside the write pass's outputs.
+  static constexpr int items = tuning::toolbox_items(2 * sizeof(K) + (has_values ? sizeof(V) : 0));
   static constexpr std::size_t tile = std::size_t(threads) * items;
+  static constexpr std::size_t stage_bytes =
+      kernels::partitioned_smem<false, K, no_value>::key_bytes(tile + 1);
 };
 
 /// The storage of a set operation: the cuts in A and in B (tiles + 1 each), the tiles' counts and
@@ -81,15 +84,15 @@ cudaError_t launch_set_operation(const K* a, const V* va, std::size_t m, const K
   CORANK_CUDA_TRY(cudaGetLastError());
   const std::size_t capacity = set_operation_max_outputs(Op, m, n);
   kernels::set_operation_tiles<shape::threads, shape::items, Op, false>
-      <<<unsigned(tiles), shape::threads, 0, stream>>>(a, va, m, b, vb, n, cut_a, cut_b, counts,
-                                                       offsets, keys_out, vals_out, capacity, comp);
+      <<<unsigned(tiles), shape::threads, shape::stage_bytes, stream>>>(
+          a, va, m, b, vb, n, cut_a, cut_b, counts, offsets, keys_out, vals_out, capacity, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   constexpr int st = int(tuning::toolbox_scan_threads);
   kernels::scan_tile_counts<st><<<1, st, 0, stream>>>(counts, tiles, offsets, total);
   CORANK_CUDA_TRY(cudaGetLastError());
   kernels::set_operation_tiles<shape::threads, shape::items, Op, true>
-      <<<unsigned(tiles), shape::threads, 0, stream>>>(a, va, m, b, vb, n, cut_a, cut_b, counts,
-                                                       offsets, keys_out, vals_out, capacity, comp);
+      <<<unsigned(tiles), shape::threads, shape::stage_bytes, stream>>>(
+          a, va, m, b, vb, n, cut_a, cut_b, counts, offsets, keys_out, vals_out, capacity, comp);
   return cudaGetLastError();
 }
 

@@ -19,8 +19,11 @@ namespace corank::cuda::detail {
 template <class K, class Index>
 struct sorted_search_shape {
   static constexpr int threads = tuning::toolbox_threads;
-  static constexpr int items = tuning::toolbox_items(2 * sizeof(K) + sizeof(Index));
+  // One stage holds both pieces (tile keys in all), beside the tile's answers.
+  static constexpr int items = tuning::toolbox_items(sizeof(K) + sizeof(Index));
   static constexpr std::size_t tile = std::size_t(threads) * items;
+  static constexpr std::size_t stage_bytes =
+      kernels::partitioned_smem<false, K, no_value>::key_bytes(tile);
 };
 
 template <class K, class Index>
@@ -60,7 +63,8 @@ cudaError_t sorted_search(const temporary_storage& storage, const K* haystack, s
     const std::size_t ma = Upper ? m : n, nb = Upper ? n : m;
     CORANK_CUDA_TRY(launch_merge_path_cuts(a, ma, b, nb, shape::tile, tiles, cuts, comp, stream));
     kernels::sorted_search_tiles<shape::threads, shape::items, !Upper>
-        <<<unsigned(tiles), shape::threads, 0, stream>>>(a, ma, b, nb, out, cuts, comp);
+        <<<unsigned(tiles), shape::threads, shape::stage_bytes, stream>>>(a, ma, b, nb, out, cuts,
+                                                                          comp);
     return cudaGetLastError();
   });
 }

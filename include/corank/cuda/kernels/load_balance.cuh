@@ -20,12 +20,13 @@ __global__ void __launch_bounds__(Threads)
   constexpr int tile = Threads * Items;
   __shared__ Offset ends[tile];
   __shared__ std::size_t segment_of[tile];
+  __shared__ int starts[Threads + 1];
   const tile_piece p(cuts, blockIdx.x, tile, num_segments, n);
   stage(offsets + 1 + p.a0, p.count_a, ends);
   __syncthreads();
   const counting_iterator<std::size_t> items{p.b0};  // compared as global item indices
   walk_thread_steps<Threads, Items>(
-      ends, p.count_a, items, p.count_b, index_less{}, [](int, int) {},
+      ends, p.count_a, items, p.count_b, starts, index_less{}, [](int, int) {},
       [&](int i, int j) { segment_of[j] = p.a0 + std::size_t(i); });
   __syncthreads();
   for (int q = threadIdx.x; q < p.count_b; q += Threads) emit(p.b0 + q, segment_of[q]);

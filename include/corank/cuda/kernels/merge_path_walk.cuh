@@ -5,6 +5,8 @@
 
 #include <cstddef>
 
+#include "corank/cuda/block/load_store.cuh"
+#include "corank/cuda/kernels/merge.cuh"
 #include "corank/merge_path.hpp"
 #include "corank/merge_path_walk.hpp"
 
@@ -57,16 +59,40 @@ struct thread_steps {
   }
 };
 
-/// Walks this thread's steps of the staged piece sa[0, count_a), sb[0, count_b) from its own
-/// co-ranks in shared memory (the end clamped against the start).
+/// Walks this thread's steps of the staged piece sa[0, count_a), sb[0, count_b): one co-rank per
+/// thread in shared memory, its end the next thread's start (through `starts`, Threads + 1 ints of
+/// shared memory; clamped against the start). Called by the whole block: one barrier.
 template <int Threads, int Items, class ItA, class ItB, class Compare, class OnA, class OnB>
 __device__ __forceinline__ void walk_thread_steps(ItA sa, int count_a, ItB sb, int count_b,
-                                                  Compare comp, OnA&& on_a, OnB&& on_b) {
-  const thread_steps<Threads, Items> s(int(threadIdx.x), count_a + count_b);
+                                                  int* starts, Compare comp, OnA&& on_a,
+                                                  OnB&& on_b) {
+  const int tid = int(threadIdx.x);
+  const thread_steps<Threads, Items> s(tid, count_a + count_b);
   const int i0 = co_rank(s.d0, sa, count_a, sb, count_b, comp);
-  const int i1 = consistent_co_rank(co_rank(s.d1, sa, count_a, sb, count_b, comp), s.d1, i0, s.d0,
-                                    count_a, count_b);
+  starts[tid] = i0;
+  if (tid == Threads - 1) starts[Threads] = count_a;  // the last thread ends the piece
+  __syncthreads();
+  const int i1 = consistent_co_rank(starts[tid + 1], s.d1, i0, s.d0, count_a, count_b);
   walk_merge_path(sa, i0, i1, sb, s.d0 - i0, s.d1 - i1, comp, on_a, on_b);
+}
+
+/// Stages a tile's pieces A[a0, a1) and B[b0, b1) in `stage` as the production merge does
+/// (kernels::tile_layout: 16-byte cp.async vectors, each range at its congruent shift) and returns
+/// where they landed; the block waits for them. `stage` holds partitioned_smem<false, K,
+/// no_value>::key_bytes(a1 - a0 + b1 - b0) bytes, 16-byte aligned.
+template <class K>
+__device__ __forceinline__ tile_layout<K, no_value> stage_pieces(const K* a, std::size_t a0,
+                                                                 std::size_t a1, const K* b,
+                                                                 std::size_t b0, std::size_t b1,
+                                                                 K* stage) {
+  const tile_layout<K, no_value> l(a0 + b0, a1 + b1, a0, a1, a, b, nullptr, nullptr);
+  block::copy_ranges_async(block::vector_range<K>(a + l.a0, stage + l.ka, l.count_a),
+                           block::vector_range<K>(b + l.b0, stage + l.kb, l.count_b),
+                           int(threadIdx.x), int(blockDim.x));
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  return l;
 }
 
 }  // namespace corank::cuda::kernels

@@ -37,21 +37,24 @@ struct balanced_piece {
   }
 };
 
-/// Shared memory of a set operation's tile: both pieces, and for the write pass the outputs' keys
-/// and values.
+/// Shared memory of a set operation's tile beside its staged pieces (dynamic, see
+/// set_operation_tiles): each thread's balanced cut, and for the write pass the outputs' keys and
+/// values.
 template <int Threads, int Tile, bool Write, class K, class V>
 struct set_tile_storage {
-  K sa[Tile + 1], sb[Tile + 1];
   K out_keys[Write ? Tile + 1 : 1];
   V out_values[Write && !std::is_same_v<V, no_value> ? Tile + 1 : 1];
+  cut_pair<int> cuts[Threads + 1];
   block::sum_storage<Threads, unsigned> sums;
 };
 
-/// One tile of set operation Op per block. Each thread takes a balanced cut of the staged piece
-/// at its steps' ends and runs the std::set_* loop between them. Count pass (Write = false): the
-/// tile's output count to counts[t]. Write pass: each thread's outputs placed by a block scan of
-/// the threads' counts, staged, and stored from offsets[t] on, never past `capacity` (only a
-/// violated precondition could reach it).
+/// One tile of set operation Op per block, its pieces staged in dynamic shared memory of
+/// partitioned_smem<false, K, no_value>::key_bytes(tile + 1) (stage_pieces). Each thread takes a
+/// balanced cut of the staged piece at the start of its steps (its end: the next thread's) and
+/// runs the std::set_* loop between them. Count pass (Write = false): the tile's output count to
+/// counts[t]. Write pass: each thread's outputs placed by a block scan of the threads' counts,
+/// staged, and stored from offsets[t] on, never past `capacity` (only a violated precondition
+/// could reach it).
 template <int Threads, int Items, set_op Op, bool Write, class K, class V, class Compare>
 __global__ void __launch_bounds__(Threads)
     set_operation_tiles(const K* a, const V* va, std::size_t m, const K* b, const V* vb,
@@ -60,31 +63,36 @@ __global__ void __launch_bounds__(Threads)
                         std::size_t capacity, Compare comp) {
   constexpr int tile = Threads * Items;
   constexpr bool has_values = !std::is_same_v<V, no_value>;
+  extern __shared__ __align__(16) unsigned char stage_bytes[];
   __shared__ set_tile_storage<Threads, tile, Write, K, V> s;
   const balanced_piece p(cut_a, cut_b, blockIdx.x, tile + 1);
-  stage(a + p.a0, p.count_a, s.sa);
-  stage(b + p.b0, p.count_b, s.sb);
+  const tile_layout<K, no_value> l = stage_pieces(
+      a, p.a0, p.a0 + p.count_a, b, p.b0, p.b0 + p.count_b, reinterpret_cast<K*>(stage_bytes));
+  const K* sa = reinterpret_cast<const K*>(stage_bytes) + l.ka;
+  const K* sb = reinterpret_cast<const K*>(stage_bytes) + l.kb;
+  const int tid = int(threadIdx.x);
+  const thread_steps<Threads, Items> steps(tid, p.count_a + p.count_b);
+  const cut_pair<int> c0 = balanced_co_rank(steps.d0, sa, p.count_a, sb, p.count_b, comp);
+  s.cuts[tid] = c0;
+  if (tid == Threads - 1) s.cuts[Threads] = {p.count_a, p.count_b};
   __syncthreads();
-  const int tid = int(threadIdx.x), count = p.count_a + p.count_b;
-  const thread_steps<Threads, Items> steps(tid, count);
-  const cut_pair<int> c0 = balanced_co_rank(steps.d0, s.sa, p.count_a, s.sb, p.count_b, comp);
-  cut_pair<int> c1 = balanced_co_rank(steps.d1, s.sa, p.count_a, s.sb, p.count_b, comp);
-  c1.a = max(c1.a, c0.a), c1.b = max(c1.b, c0.b);
+  // Clamped: cuts disagree only under a violated precondition.
+  const cut_pair<int> c1{max(s.cuts[tid + 1].a, c0.a), max(s.cuts[tid + 1].b, c0.b)};
   const auto nothing = [](bool, int) {};
   const unsigned mine =
-      unsigned(serial_set_operation<Op>(s.sa, c0.a, c1.a, s.sb, c0.b, c1.b, comp, nothing));
+      unsigned(serial_set_operation<Op>(sa, c0.a, c1.a, sb, c0.b, c1.b, comp, nothing));
   unsigned total = 0;
   const unsigned at = block::exclusive_sum<Threads>(mine, s.sums, &total);
   if constexpr (!Write) {
     if (tid == 0) counts[blockIdx.x] = total;
   } else {
-    // Threads' cuts disagree only under a violated precondition: then their outputs may overlap
-    // and add up past the stage, whose end bounds them.
+    // Threads' outputs overlap and add up past the stage only under a violated precondition;
+    // the stage's end bounds them.
     constexpr unsigned stage_items = tile + 1;
     unsigned o = at;
-    serial_set_operation<Op>(s.sa, c0.a, c1.a, s.sb, c0.b, c1.b, comp, [&](bool from_a, int x) {
+    serial_set_operation<Op>(sa, c0.a, c1.a, sb, c0.b, c1.b, comp, [&](bool from_a, int x) {
       if (o < stage_items) {
-        s.out_keys[o] = from_a ? s.sa[x] : s.sb[x];
+        s.out_keys[o] = from_a ? sa[x] : sb[x];
         if constexpr (has_values) s.out_values[o] = from_a ? va[p.a0 + x] : vb[p.b0 + x];
       }
       ++o;

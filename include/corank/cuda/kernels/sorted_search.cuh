@@ -10,23 +10,25 @@
 namespace corank::cuda::kernels {
 
 /// Tile t of the merge path of A[0, m) and B[0, n) (cut by merge_path_cuts): the block stages
-/// both pieces, each thread walks its steps, and every needle's answer (the number of the other
-/// input's keys before it) goes to a shared stage, then out with coalesced stores. NeedlesInA:
-/// the lower bound (needles = A, haystack = B: ties put the needle first); else the upper bound
-/// (haystack = A, needles = B).
+/// both pieces (stage_pieces: dynamic shared memory of partitioned_smem<false, K, no_value>::
+/// key_bytes(tile)), each thread walks its steps, and every needle's answer (the number of the
+/// other input's keys before it) goes to a shared stage, then out with coalesced stores.
+/// NeedlesInA: the lower bound (needles = A, haystack = B: ties put the needle first); else the
+/// upper bound (haystack = A, needles = B).
 template <int Threads, int Items, bool NeedlesInA, class K, class Index, class Compare>
 __global__ void __launch_bounds__(Threads)
     sorted_search_tiles(const K* a, std::size_t m, const K* b, std::size_t n, Index* out,
                         const std::size_t* cuts, Compare comp) {
   constexpr int tile = Threads * Items;
-  __shared__ K sa[tile], sb[tile];
+  extern __shared__ __align__(16) unsigned char stage_bytes[];
   __shared__ Index answers[tile];
+  __shared__ int starts[Threads + 1];
   const tile_piece p(cuts, blockIdx.x, tile, m, n);
-  stage(a + p.a0, p.count_a, sa);
-  stage(b + p.b0, p.count_b, sb);
-  __syncthreads();
+  const tile_layout<K, no_value> l = stage_pieces(
+      a, p.a0, p.a0 + p.count_a, b, p.b0, p.b0 + p.count_b, reinterpret_cast<K*>(stage_bytes));
+  const K* staged = reinterpret_cast<const K*>(stage_bytes);
   walk_thread_steps<Threads, Items>(
-      sa, p.count_a, sb, p.count_b, comp,
+      staged + l.ka, p.count_a, staged + l.kb, p.count_b, starts, comp,
       [&](int i, int j) {
         if (NeedlesInA) answers[i] = Index(p.b0 + std::size_t(j));
       },
