@@ -1,9 +1,9 @@
 # corank_add_cub_peers(<name> <build> <include_dir> <sources>...)
 #
 # An OBJECT library of <sources> compiled against one CUB, for benchmarks that compare with two
-# CUBs in one binary (bench/cub_peers.hpp says how the sources are written). <build> is `toolkit`
-# or `newest` (the source sees CORANK_CUB_BUILD=<build>); <include_dir> is a CCCL include
-# directory searched before the toolkit's (empty: the toolkit's CUB).
+# CUBs in one binary (tools/bench/cub_peers.hpp says how the sources are written). <build> is
+# `toolkit` or `newest` (the source sees CORANK_CUB_BUILD=<build>); <include_dir> is a CCCL
+# include directory searched before the toolkit's (empty: the toolkit's CUB).
 #
 # Two CCCL versions in one binary: CUB's and thrust's symbols carry their version in an inline
 # namespace (cub::_V_300600_SM_900), libcu++'s do not (cuda::std::__4 in 3.0 and 3.6 alike), so
@@ -12,7 +12,7 @@
 #   docs/notes/cub-versions.md.
 function(corank_add_cub_peers name build include_dir)
   add_library(${name} OBJECT ${ARGN})
-  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/bench ${PROJECT_SOURCE_DIR}/src)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tools)
   target_link_libraries(${name} PRIVATE corank CUDA::cudart_static corank_warnings)
   target_compile_definitions(${name} PRIVATE CORANK_CUB_BUILD=${build})
   if(include_dir)

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "report.hpp"
+#include "bench/report.hpp"
 
 namespace {
 

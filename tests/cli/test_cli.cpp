@@ -13,7 +13,7 @@
 
 #include "cli/cli_fixture.hpp"
 #include "corank/cuda/tuning/segmented_scan.cuh"
-#include "io/array_file.hpp"
+#include "support/io/array_file.hpp"
 #include "support/merge_reference.hpp"
 
 using corank::test::Cli;

@@ -7,7 +7,7 @@
 #include <regex>
 
 #include "cli/cli_fixture.hpp"
-#include "io/array_file.hpp"
+#include "support/io/array_file.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <limits>
 #include <set>
 
-#include "data/generate.hpp"
+#include "support/data/generate.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
-// The benchmark input shapes (src/data/shapes.hpp): each shape has the property it is named for,
-// every key type's keys keep the order of the bits they come from, segment offsets are valid CSR,
-// and the CPU stable sort sorts every shape of every key type like std::stable_sort.
+// The benchmark input shapes (tools/support/data/shapes.hpp): each shape has the property it is
+// named for, every key type's keys keep the order of the bits they come from, segment offsets are
+// valid CSR, and the CPU stable sort sorts every shape of every key type like std::stable_sort.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "corank/cpu/sort.hpp"
-#include "data/shapes.hpp"
+#include "support/data/shapes.hpp"
 #include "support/seeded_test.hpp"
 
 namespace {

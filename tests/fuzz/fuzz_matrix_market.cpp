@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "io/matrix_market.hpp"
+#include "support/io/matrix_market.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   corank::io::matrix_market_limits limits;

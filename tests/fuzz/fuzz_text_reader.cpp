@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "io/array_file.hpp"
-#include "io/element_type.hpp"
+#include "support/io/array_file.hpp"
+#include "support/io/element_type.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

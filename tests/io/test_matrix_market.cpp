@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "io/matrix_market.hpp"
+#include "support/io/matrix_market.hpp"
 
 namespace {
 

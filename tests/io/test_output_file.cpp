@@ -9,7 +9,7 @@
 #include <iterator>
 #include <string>
 
-#include "io/output_file.hpp"
+#include "support/io/output_file.hpp"
 #include "support/seeded_test.hpp"
 
 namespace {

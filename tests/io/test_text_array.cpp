@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "io/array_file.hpp"
+#include "support/io/array_file.hpp"
 
 namespace {
 

@@ -1,0 +1,43 @@
+// The GPU entry points of a corank built without CUDA.
+#include <stdexcept>
+
+#include "support/backend/gpu.hpp"
+#include "support/backend/gpu_merge.hpp"
+#include "support/backend/gpu_scan.hpp"
+#include "support/backend/gpu_sort.hpp"
+#include "support/io/element_type.hpp"
+
+namespace corank::backend {
+
+gpu_info query_gpu() {
+  gpu_info info;
+  info.name = "not compiled in";
+  return info;
+}
+
+template <class T>
+double gpu_merge(const T*, std::size_t, const T*, std::size_t, T*, const cuda::merge_tuning*) {
+  throw std::runtime_error("this corank was built without the CUDA backend");
+}
+
+double gpu_spmv_scan(float*, const float*, const std::int64_t*, std::size_t, std::size_t, int,
+                     int) {
+  throw std::runtime_error("this corank was built without the CUDA backend");
+}
+
+#define CORANK_INSTANTIATE(T, tag) \
+  template double gpu_merge<T>(const T*, std::size_t, const T*, std::size_t, T*, \
+                               const cuda::merge_tuning*);
+CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
+#undef CORANK_INSTANTIATE
+
+template <class T>
+double gpu_sort(T*, std::size_t, gpu_sort_algorithm) {
+  throw std::runtime_error("this corank was built without the CUDA backend");
+}
+
+#define CORANK_INSTANTIATE(T, tag) template double gpu_sort<T>(T*, std::size_t, gpu_sort_algorithm);
+CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
+#undef CORANK_INSTANTIATE
+
+}  // namespace corank::backend
