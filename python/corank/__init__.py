@@ -1,0 +1,457 @@
+"""corank: merge, sort, segmented sort and segmented scan on NumPy, CuPy and PyTorch arrays.
+
+Every function takes 1-D contiguous arrays (2-D for the row forms) that speak DLPack: NumPy
+arrays and PyTorch CPU tensors run on the CPU (OpenMP, all cores), CuPy arrays and PyTorch CUDA
+tensors on their GPU. Nothing is copied in: the C++ library reads the caller's memory. Results
+are new arrays of the caller's library on the same device (allocated by that library, so its
+memory pool serves them), or the arrays given as ``out=``.
+
+GPU work is queued on the array library's current stream (CuPy's current stream,
+``torch.cuda.current_stream()``) or on ``stream=`` (an integer handle, or an object with ``.ptr``
+or ``.cuda_stream``), and nothing waits for it: the call returns once the work is queued.
+``check=True`` checks preconditions the fast path trusts (sorted merge inputs, well-formed GPU
+offsets); on the GPU that waits for the stream.
+
+Keys: int8-int64, uint8-uint64, float32, float64. Values (moved with their keys): any dtype of
+1, 2, 4 or 8 bytes. NaN keys give an unspecified order (the result is still a permutation).
+"""
+from __future__ import annotations
+
+from . import _cpu
+
+try:
+    from . import _cuda
+except ImportError:  # built without nvcc, or no CUDA driver here
+    _cuda = None
+
+__all__ = [
+    "merge",
+    "argmerge",
+    "sort",
+    "argsort",
+    "sort_segments",
+    "segmented_scan",
+    "spmv_scan",
+    "gpu_available",
+]
+__version__ = "0.1.0"
+
+_SCAN_OPS = {"add": 0, "max": 1, "min": 2}
+
+
+def gpu_available() -> bool:
+    """Whether the CUDA module was built and a CUDA device is present."""
+    return _cuda is not None and _cuda.device_count() > 0
+
+
+# --- The array libraries: how to allocate like an array, and which stream it uses ------------
+
+
+class _NumPy:
+    name = "numpy"
+
+    def __init__(self):
+        import numpy
+
+        self.np = numpy
+        self.int64 = numpy.int64
+
+    def module(self, x):
+        return _cpu
+
+    def empty(self, like, shape, dtype=None):
+        return self.np.empty(shape, dtype=like.dtype if dtype is None else dtype)
+
+    def arange(self, like, stop, step):
+        return self.np.arange(0, stop, step, dtype=self.np.int64)
+
+    def as_int64(self, x):
+        return self.np.ascontiguousarray(x, dtype=self.np.int64)
+
+    def stream(self, x, stream):
+        return 0
+
+    def item_size(self, x):
+        return x.dtype.itemsize
+
+
+class _CuPy:
+    name = "cupy"
+
+    def __init__(self):
+        import cupy
+
+        self.cp = cupy
+        self.int64 = cupy.int64
+
+    def module(self, x):
+        if _cuda is None:
+            raise RuntimeError("corank was built without its CUDA module (no nvcc at build time)")
+        return _cuda
+
+    def empty(self, like, shape, dtype=None):
+        with like.device:
+            return self.cp.empty(shape, dtype=like.dtype if dtype is None else dtype)
+
+    def arange(self, like, stop, step):
+        with like.device:
+            return self.cp.arange(0, stop, step, dtype=self.cp.int64)
+
+    def as_int64(self, x):
+        return self.cp.ascontiguousarray(x, dtype=self.cp.int64)
+
+    def stream(self, x, stream):
+        if stream is not None:
+            return _stream_handle(stream)
+        return self.cp.cuda.get_current_stream(x.device.id).ptr
+
+    def item_size(self, x):
+        return x.dtype.itemsize
+
+
+class _Torch:
+    name = "torch"
+
+    def __init__(self):
+        import torch
+
+        self.torch = torch
+        self.int64 = torch.int64
+
+    def module(self, x):
+        if x.is_cuda:
+            if _cuda is None:
+                raise RuntimeError("corank was built without its CUDA module (no nvcc at build time)")
+            return _cuda
+        return _cpu
+
+    def empty(self, like, shape, dtype=None):
+        return self.torch.empty(shape, dtype=like.dtype if dtype is None else dtype, device=like.device)
+
+    def arange(self, like, stop, step):
+        return self.torch.arange(0, stop, step, dtype=self.torch.int64, device=like.device)
+
+    def as_int64(self, x):
+        return x.to(self.torch.int64).contiguous()
+
+    def stream(self, x, stream):
+        if not x.is_cuda:
+            return 0
+        if stream is not None:
+            return _stream_handle(stream)
+        return self.torch.cuda.current_stream(x.device).cuda_stream
+
+    def item_size(self, x):
+        return x.element_size()
+
+
+class _Other:
+    """Any other DLPack array: computed on, but results need ``out=``."""
+
+    name = "dlpack"
+
+    def module(self, x):
+        device = x.__dlpack_device__()[0]
+        if device == 2:
+            if _cuda is None:
+                raise RuntimeError("corank was built without its CUDA module")
+            return _cuda
+        return _cpu
+
+    def empty(self, like, shape, dtype=None):
+        raise TypeError(
+            f"corank: cannot allocate a result like a {type(like).__name__}: pass out= "
+            "(NumPy, CuPy and PyTorch arrays get results of their own kind)"
+        )
+
+    arange = as_int64 = empty
+
+    def stream(self, x, stream):
+        return _stream_handle(stream) if stream is not None else 0
+
+
+_LIBRARIES = {}
+
+
+def _library(x):
+    """The adapter of x's array library (cached by type)."""
+    kind = type(x)
+    lib = _LIBRARIES.get(kind)
+    if lib is None:
+        root = kind.__module__.split(".")[0]
+        if root == "numpy":
+            lib = _NumPy()
+        elif root == "cupy":
+            lib = _CuPy()
+        elif root == "torch":
+            lib = _Torch()
+        elif hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
+            lib = _Other()
+        else:
+            raise TypeError(
+                f"corank: expected a NumPy, CuPy or PyTorch array (or any DLPack array), "
+                f"got {kind.__name__}"
+            )
+        _LIBRARIES[kind] = lib
+    return lib
+
+
+def _stream_handle(stream):
+    if isinstance(stream, int):
+        return stream
+    for attribute in ("ptr", "cuda_stream", "handle"):
+        handle = getattr(stream, attribute, None)
+        if isinstance(handle, int):
+            return handle
+    raise TypeError("stream= takes an integer handle or a CuPy/PyTorch stream")
+
+
+def _flat(x, name):
+    """x as 1-D: 2-D arrays are the row forms' business; others are refused."""
+    if len(x.shape) != 1:
+        raise ValueError(f"{name} must be 1-D (got shape {tuple(x.shape)})")
+    return x
+
+
+def _rows_flat(lib, x, name):
+    """A 2-D array's items as one 1-D view (refused unless contiguous: reshape would copy)."""
+    if len(x.shape) == 1:
+        return x
+    contiguous = x.is_contiguous() if lib.name == "torch" else x.flags.c_contiguous
+    if not contiguous:
+        raise ValueError(f"{name} must be contiguous")
+    return x.reshape(-1)
+
+
+def _size(x):
+    return x.shape[0]
+
+
+def _check_sorted(x, descending, name):
+    if _size(x) > 1:
+        unsorted = (x[1:] > x[:-1]) if descending else (x[1:] < x[:-1])
+        if bool(unsorted.any()):
+            order = "descending" if descending else "ascending"
+            raise ValueError(f"corank.merge: {name} is not sorted ({order})")
+
+
+def _check_offsets_on_device(offsets, n):
+    """The CPU module checks offsets itself; on the GPU this is check=True's (it waits)."""
+    if _size(offsets) == 0 or int(offsets[0]) != 0:
+        raise ValueError("offsets[0] must be 0")
+    if int(offsets[-1]) != n:
+        raise ValueError(f"offsets[-1] must be the item count {n}")
+    if _size(offsets) > 1 and bool((offsets[1:] < offsets[:-1]).any()):
+        raise ValueError("offsets must be non-decreasing")
+
+
+# --- Merge ---------------------------------------------------------------------------------
+
+
+def merge(a, b, values_a=None, values_b=None, *, descending=False, check=False, out=None,
+          values_out=None, stream=None):
+    """Stable merge of sorted 1-D arrays ``a`` and ``b`` (ties take ``a``'s items first).
+
+    With ``values_a`` and ``values_b`` (one value per key), returns ``(keys, values)`` with the
+    values moved alongside their keys; else the merged keys. Inputs must be sorted ascending
+    (descending with ``descending=True``); ``check=True`` verifies it (ValueError otherwise; on
+    the GPU this waits for the stream), else an unsorted input gives an unspecified permutation.
+    ``out``/``values_out``: arrays of ``len(a) + len(b)`` items to write into.
+    """
+    lib = _library(a)
+    module = lib.module(a)
+    _flat(a, "a"), _flat(b, "b")
+    if check:
+        _check_sorted(a, descending, "a")
+        _check_sorted(b, descending, "b")
+    total = _size(a) + _size(b)
+    if out is None:
+        out = lib.empty(a, total)
+    if values_a is None and values_b is None:
+        if values_out is not None:
+            raise ValueError("corank.merge: values_out without values_a and values_b")
+        module.merge(a, b, out, descending=descending, stream=lib.stream(a, stream))
+        return out
+    if values_a is None or values_b is None:
+        raise ValueError("corank.merge: give values for both inputs, or none")
+    if values_out is None:
+        values_out = _library(values_a).empty(values_a, total)
+    module.merge(a, b, out, values_a, values_b, values_out, descending, lib.stream(a, stream))
+    return out, values_out
+
+
+def argmerge(a, b, *, descending=False, check=False, out=None, stream=None):
+    """Where each item of the stable merge of ``a`` and ``b`` comes from: int64 indices into
+    their concatenation (``i < len(a)``: ``a[i]``, else ``b[i - len(a)]``), as
+    ``argsort(concatenate([a, b]), stable)`` would give for sorted inputs."""
+    lib = _library(a)
+    module = lib.module(a)
+    _flat(a, "a"), _flat(b, "b")
+    if check:
+        _check_sorted(a, descending, "a")
+        _check_sorted(b, descending, "b")
+    m, total = _size(a), _size(a) + _size(b)
+    indices = lib.arange(a, total, 1)
+    keys = lib.empty(a, total)
+    if out is None:
+        out = lib.empty(a, total, lib.int64)
+    module.merge(a, b, keys, indices[:m], indices[m:], out, descending, lib.stream(a, stream))
+    return out
+
+
+# --- Sorts ---------------------------------------------------------------------------------
+
+
+def sort(x, values=None, *, stable=True, descending=False, out=None, values_out=None,
+         stream=None):
+    """Sorted copy of 1-D ``x`` (a stable merge sort, whatever ``stable`` says: it is the fastest
+    here). With ``values``, returns ``(keys, values)``, the values moved with their keys.
+    ``out=x`` (and ``values_out=values``) sorts in place."""
+    lib = _library(x)
+    module = lib.module(x)
+    _flat(x, "x")
+    if out is None:
+        out = lib.empty(x, x.shape)
+    s = lib.stream(x, stream)
+    if values is None:
+        if values_out is not None:
+            raise ValueError("corank.sort: values_out without values")
+        module.sort(x, out, None, None, False, descending, s)
+        return out
+    if values_out is None:
+        values_out = _library(values).empty(values, values.shape)
+    module.sort(x, out, values, values_out, False, descending, s)
+    return out, values_out
+
+
+def argsort(x, *, stable=True, descending=False, out=None, stream=None):
+    """int64 indices that sort 1-D ``x`` stably (ties in their original order)."""
+    lib = _library(x)
+    module = lib.module(x)
+    _flat(x, "x")
+    if out is None:
+        out = lib.empty(x, x.shape, lib.int64)
+    keys = lib.empty(x, x.shape)
+    module.sort(x, keys, None, out, True, descending, lib.stream(x, stream))
+    return out
+
+
+def _segments(lib, x, offsets, check, module):
+    """(flat x, int64 offsets) for the 1-D + offsets form or the rows of a 2-D x."""
+    if offsets is None:
+        if len(x.shape) != 2:
+            raise ValueError("without offsets, x must be 2-D (each row is a segment)")
+        rows, cols = x.shape
+        flat = _rows_flat(lib, x, "x")
+        return flat, lib.arange(x, rows * cols + 1, cols) if cols else lib.arange(x, 1, 1)
+    _flat(x, "x")
+    if len(offsets.shape) != 1:
+        raise ValueError("offsets must be 1-D")
+    if str(offsets.dtype).split(".")[-1] != "int64":
+        offsets = _library(offsets).as_int64(offsets)
+    if check and module is not _cpu:
+        _check_offsets_on_device(offsets, _size(x))
+    return x, offsets
+
+
+def sort_segments(x, offsets=None, values=None, *, stable=True, descending=False, check=False,
+                  out=None, values_out=None, stream=None):
+    """Each segment ``x[offsets[s]:offsets[s + 1]]`` sorted (CSR offsets: ``offsets[0] == 0``,
+    non-decreasing, ``offsets[-1] == len(x)``), or, with a 2-D ``x`` and no offsets, each row.
+
+    With ``values``, returns ``(keys, values)``. ``stable=False`` lets the GPU use its faster
+    unstable segmented sort. Offsets of another integer dtype are converted to int64 (a copy of
+    the offsets only). On the GPU, ``check=True`` verifies the offsets (and waits); unchecked
+    malformed offsets there are undefined behaviour."""
+    lib = _library(x)
+    module = lib.module(x)
+    flat, offsets = _segments(lib, x, offsets, check, module)
+    if out is None:
+        out = lib.empty(x, x.shape)
+    out_flat = _rows_flat(lib, out, "out")
+    s = lib.stream(x, stream)
+    if values is None:
+        module.sort_segments(flat, offsets, out_flat, None, None, stable, descending, s)
+        return out
+    if values_out is None:
+        values_out = _library(values).empty(values, values.shape)
+    module.sort_segments(flat, offsets, out_flat, _rows_flat(lib, values, "values"),
+                         _rows_flat(lib, values_out, "values_out"), stable, descending, s)
+    return out, values_out
+
+
+# --- Scans ---------------------------------------------------------------------------------
+
+
+def _identity(x, op):
+    """The exclusive scan's start: 0 for add, the lowest/highest value for max/min."""
+    if op == "add":
+        return 0
+    import numpy
+
+    kind = str(x.dtype).split(".")[-1]
+    dtype = numpy.dtype(kind)
+    if dtype.kind == "f":
+        return -numpy.inf if op == "max" else numpy.inf
+    info = numpy.iinfo(dtype)
+    return int(info.min) if op == "max" else int(info.max)
+
+
+def segmented_scan(x, offsets=None, op="add", exclusive=False, *, initial=None, check=False,
+                   out=None, stream=None):
+    """Scan of each segment (CSR offsets, or the rows of a 2-D ``x``) by ``op`` ("add", "max",
+    "min"), in ``x``'s dtype (integers wrap as in ``numpy.cumsum(x, dtype=x.dtype)``).
+    ``exclusive=True`` starts each segment at ``initial`` (default: 0 for add, the dtype's
+    lowest/highest value for max/min). ``out=x`` scans in place. The GPU takes 4- and 8-byte
+    dtypes."""
+    if op not in _SCAN_OPS:
+        raise ValueError(f"op must be 'add', 'max' or 'min' (got {op!r})")
+    lib = _library(x)
+    module = lib.module(x)
+    flat, offsets = _segments(lib, x, offsets, check, module)
+    if out is None:
+        out = lib.empty(x, x.shape)
+    init = None
+    if exclusive:
+        init = _identity(x, op) if initial is None else initial
+    module.segmented_scan(flat, offsets, _rows_flat(lib, out, "out"), _SCAN_OPS[op], exclusive, init,
+                          lib.stream(x, stream))
+    return out
+
+
+def spmv_scan(matrix, x, iterations=1, *, check=False, out=None, stream=None):
+    """The study's sparse-matrix iteration: starting from the matrix's values ``a``, ``iterations``
+    times ``a = segmented inclusive sum-scan of a * x[column]`` over each row. ``matrix`` is a
+    SciPy or CuPy CSR matrix or ``(data, indices, indptr)``; returns the final ``a`` (one value
+    per stored entry, in ``data``'s order), in ``out`` if given."""
+    if isinstance(matrix, tuple):
+        data, indices, indptr = matrix
+    else:
+        try:
+            data, indices, indptr = matrix.data, matrix.indices, matrix.indptr
+        except AttributeError:
+            raise TypeError("matrix must be a CSR matrix or (data, indices, indptr)") from None
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
+        raise ValueError("iterations must be an integer >= 0")
+    lib = _library(data)
+    module = lib.module(data)
+    _flat(data, "data"), _flat(x, "x")
+    if _size(indices) != _size(data):
+        raise ValueError("indices and data differ in length")
+    if str(x.dtype) != str(data.dtype):
+        raise TypeError(f"x ({x.dtype}) and the matrix's values ({data.dtype}) differ in dtype")
+    scale = x[indices]
+    if out is None:
+        out = lib.empty(data, data.shape)
+    _, offsets = _segments(lib, data, indptr, check, module)
+    s = lib.stream(data, stream)
+    _copy_into(lib, out, data)
+    module.spmv_scan(out, scale, offsets, iterations, s)
+    return out
+
+
+def _copy_into(lib, dst, src):
+    if lib.name == "torch":
+        dst.copy_(src)
+    else:
+        dst[...] = src
