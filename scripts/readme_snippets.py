@@ -18,12 +18,13 @@ GPU_GUARD = """  int devices = 0;
 """
 
 
-def blocks(markdown):
-    """(first line number, lines) of every ```cpp fenced block."""
+def blocks(markdown, language="cpp"):
+    """(first line number, lines) of every fenced block of `language` (python/tests reads the
+    ```python ones)."""
     found, current, start = [], None, 0
     for number, line in enumerate(markdown.splitlines(), 1):
         fence = re.match(r"^```(\w*)\s*$", line)
-        if current is None and fence and fence.group(1) == "cpp":
+        if current is None and fence and fence.group(1) == language:
             current, start = [], number + 1
         elif current is not None and line.startswith("```"):
             found.append((start, current))

@@ -10,6 +10,7 @@ packages=(
   python3-matplotlib         # figures from benchmark JSON
   libhwy-dev                 # Highway vqsort: the CPU sorts' SIMD base case (optional)
   libtbb-dev                 # TBB parallel_sort and std::execution::par: CPU benchmark peers
+  python3-venv               # the Python package's build environment (below)
 )
 
 missing=()
@@ -30,4 +31,13 @@ fi
 if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
   "$(dirname "$0")/fetch_cccl.sh" >/dev/null ||
     echo "setup: could not fetch the newest CCCL headers (benchmarks: toolkit CUB only)" >&2
+fi
+
+# The Python package's build and test dependencies (PyPI) in a virtual environment of the build
+# tree, build/python-venv: nanobind and scikit-build-core build it, NumPy, SciPy and pytest test it.
+python_venv="$(dirname "$0")/../build/python-venv"
+if [ ! -x "$python_venv/bin/pytest" ] || ! "$python_venv/bin/python" -c "import nanobind, scikit_build_core, numpy, scipy" 2>/dev/null; then
+  echo "setup: creating $python_venv (nanobind scikit-build-core numpy scipy pytest)" >&2
+  python3 -m venv "$python_venv"
+  "$python_venv/bin/pip" install -q --disable-pip-version-check nanobind scikit-build-core numpy scipy pytest
 fi

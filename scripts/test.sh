@@ -7,3 +7,9 @@ scripts/setup.sh
 cmake --preset release >/dev/null
 cmake --build --preset release -j"$(nproc)"
 ctest --preset release -j"$(nproc)"
+
+# The Python package (python/, the CPU module; CORANK_PYTHON_CUDA=ON builds the CUDA one too when
+# nvcc is found, about ten minutes more on two cores) and its tests (GPU tests skip without a GPU).
+CORANK_PYTHON_CUDA="${CORANK_PYTHON_CUDA:-OFF}" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
+  build/python-venv/bin/pip install -q --disable-pip-version-check --no-build-isolation ./python
+build/python-venv/bin/pytest -q python/tests

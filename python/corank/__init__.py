@@ -13,7 +13,8 @@ or ``.cuda_stream``), and nothing waits for it: the call returns once the work i
 offsets); on the GPU that waits for the stream.
 
 Keys: int8-int64, uint8-uint64, float32, float64. Values (moved with their keys): any dtype of
-1, 2, 4 or 8 bytes. NaN keys give an unspecified order (the result is still a permutation).
+1, 2, 4 or 8 bytes (4 or 8 on the GPU). NaN keys give an unspecified order (the result is still a
+permutation).
 """
 from __future__ import annotations
 

@@ -1,15 +1,14 @@
-// ops<K> on the CPU: the corank::cpu algorithms (OpenMP, all cores).
+// The operations of ops.hpp on the CPU: the corank::cpu algorithms (OpenMP, all cores).
 #pragma once
 
-#include <corank/corank.hpp>
-
 #include <algorithm>
+#include <corank/corank.hpp>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
 
+#include "choices.hpp"
 #include "ops.hpp"
-#include "value_types.hpp"
 
 namespace corank_py {
 namespace cpu_detail {
@@ -30,14 +29,6 @@ inline void parallel_copy(void* dst, const void* src, std::size_t bytes) {
 inline void fill_iota(std::int64_t* v, std::size_t n) {
 #pragma omp parallel for schedule(static) if (n > (std::size_t(1) << 16))
   for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(n); ++i) v[i] = i;
-}
-
-template <class F>
-void with_order(bool descending, F&& f) {
-  if (descending)
-    f(corank::greater{});
-  else
-    f(corank::less{});
 }
 
 /// Segments of at least this many items are sorted one after another on all cores; shorter ones
@@ -65,10 +56,10 @@ void sort_segments(K* keys, Vals vals, const std::int64_t* offsets, std::size_t 
 }  // namespace cpu_detail
 
 template <class K>
-void ops<K>::merge(const K* a, std::size_t m, const K* b, std::size_t n, K* out, const void* va,
-                   const void* vb, void* vout, std::size_t value_bytes, bool descending,
-                   stream_handle) {
-  cpu_detail::with_order(descending, [&](auto comp) {
+void merge_ops<K>::merge(const K* a, std::size_t m, const K* b, std::size_t n, K* out,
+                         const void* va, const void* vb, void* vout, std::size_t value_bytes,
+                         bool descending, stream_handle) {
+  with_order(descending, [&](auto comp) {
     if (value_bytes == 0) {
       corank::cpu::merge(a, a + m, b, b + n, out, comp);
       return;
@@ -82,14 +73,14 @@ void ops<K>::merge(const K* a, std::size_t m, const K* b, std::size_t n, K* out,
 }
 
 template <class K>
-void ops<K>::sort(const K* src_keys, K* keys, const void* src_vals, void* vals,
-                  std::size_t value_bytes, std::size_t n, bool descending, stream_handle) {
+void sort_ops<K>::sort(const K* src_keys, K* keys, const void* src_vals, void* vals,
+                       std::size_t value_bytes, std::size_t n, bool descending, stream_handle) {
   cpu_detail::parallel_copy(keys, src_keys, n * sizeof(K));
   if (value_bytes && src_vals)
     cpu_detail::parallel_copy(vals, src_vals, n * value_bytes);
   else if (value_bytes)
     cpu_detail::fill_iota(static_cast<std::int64_t*>(vals), n);
-  cpu_detail::with_order(descending, [&](auto comp) {
+  with_order(descending, [&](auto comp) {
     if (value_bytes == 0) {
       corank::cpu::stable_sort(keys, keys + n, comp);
       return;
@@ -102,16 +93,15 @@ void ops<K>::sort(const K* src_keys, K* keys, const void* src_vals, void* vals,
 }
 
 template <class K>
-void ops<K>::sort_segments(const K* src_keys, K* keys, const void* src_vals, void* vals,
-                           std::size_t value_bytes, std::size_t n, const std::int64_t* offsets,
-                           std::size_t num_segments, bool /*stable: always*/, bool descending,
-                           stream_handle) {
+void segment_ops<K>::sort_segments(const K* src_keys, K* keys, const void* src_vals, void* vals,
+                                   std::size_t value_bytes, std::size_t n,
+                                   const std::int64_t* offsets, std::size_t num_segments,
+                                   bool /*stable: always*/, bool descending, stream_handle) {
   cpu_detail::parallel_copy(keys, src_keys, n * sizeof(K));
   if (value_bytes) cpu_detail::parallel_copy(vals, src_vals, n * value_bytes);
-  cpu_detail::with_order(descending, [&](auto comp) {
+  with_order(descending, [&](auto comp) {
     if (value_bytes == 0) {
-      cpu_detail::sort_segments(keys, corank::discard_iterator{}, offsets, num_segments,
-                                comp);
+      cpu_detail::sort_segments(keys, corank::discard_iterator{}, offsets, num_segments, comp);
       return;
     }
     with_value_type(value_bytes, [&](auto value) {
@@ -122,9 +112,9 @@ void ops<K>::sort_segments(const K* src_keys, K* keys, const void* src_vals, voi
 }
 
 template <class K>
-void ops<K>::segmented_scan(const K* in, K* out, std::size_t n, const std::int64_t* offsets,
-                            std::size_t num_segments, scan_op op, bool exclusive, K init,
-                            stream_handle) {
+void scan_ops<K>::segmented_scan(const K* in, K* out, std::size_t n, const std::int64_t* offsets,
+                                 std::size_t num_segments, scan_op op, bool exclusive, K init,
+                                 stream_handle) {
   with_scan_op(op, [&](auto scan) {
     if (exclusive)
       corank::cpu::segmented_exclusive_scan(in, n, offsets, num_segments, out, init, scan);
@@ -134,8 +124,8 @@ void ops<K>::segmented_scan(const K* in, K* out, std::size_t n, const std::int64
 }
 
 template <class K>
-void ops<K>::spmv_scan(K* a, const K* scale, std::size_t n, const std::int64_t* offsets,
-                       std::size_t num_segments, long long iterations, stream_handle) {
+void scan_ops<K>::spmv_scan(K* a, const K* scale, std::size_t n, const std::int64_t* offsets,
+                            std::size_t num_segments, long long iterations, stream_handle) {
   corank::cpu::scaled_segmented_scan_iterations(a, scale, n, offsets, num_segments, iterations,
                                                 corank::plus{});
 }

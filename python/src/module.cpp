@@ -1,11 +1,14 @@
 // The nanobind layer of corank._cpu and corank._cuda (one source, built once per backend): takes
 // DLPack arrays without copying them, checks them (dtype, 1-D contiguous, device, sizes,
-// overlap), and calls ops<K> for the keys' dtype with the GIL released. The Python package
-// (corank/__init__.py) allocates results with the caller's array library and picks the stream.
+// overlap), and calls the operations of ops.hpp for the keys' dtype with the GIL released. The
+// Python package (corank/__init__.py) allocates results with the caller's array library and picks
+// the stream.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
 
+#include <chrono>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -51,9 +54,9 @@ struct view {
 template <class Array>
 view checked(const Array& a, const char* name) {
   if (a.ndim() != 1)
-    throw nb::value_error((std::string(name) + " must be 1-D (got " + std::to_string(a.ndim()) +
-                           " dimensions)")
-                              .c_str());
+    throw nb::value_error(
+        (std::string(name) + " must be 1-D (got " + std::to_string(a.ndim()) + " dimensions)")
+            .c_str());
   if (a.shape(0) > 1 && a.stride(0) != 1)
     throw nb::value_error((std::string(name) + " must be contiguous").c_str());
   if (a.device_type() != backend_device)
@@ -100,22 +103,32 @@ void with_key_type(nb::dlpack::dtype t, const char* what, F&& f) {
   const auto c = static_cast<code>(t.code);
   if (c == code::Int) {
     switch (t.bits) {
-      case 8: return f(std::int8_t{});
-      case 16: return f(std::int16_t{});
-      case 32: return f(std::int32_t{});
-      case 64: return f(std::int64_t{});
+      case 8:
+        return f(std::int8_t{});
+      case 16:
+        return f(std::int16_t{});
+      case 32:
+        return f(std::int32_t{});
+      case 64:
+        return f(std::int64_t{});
     }
   } else if (c == code::UInt) {
     switch (t.bits) {
-      case 8: return f(std::uint8_t{});
-      case 16: return f(std::uint16_t{});
-      case 32: return f(std::uint32_t{});
-      case 64: return f(std::uint64_t{});
+      case 8:
+        return f(std::uint8_t{});
+      case 16:
+        return f(std::uint16_t{});
+      case 32:
+        return f(std::uint32_t{});
+      case 64:
+        return f(std::uint64_t{});
     }
   } else if (c == code::Float) {
     switch (t.bits) {
-      case 32: return f(float{});
-      case 64: return f(double{});
+      case 32:
+        return f(float{});
+      case 64:
+        return f(double{});
     }
   }
   throw nb::type_error((std::string("corank.") + what +
@@ -124,8 +137,7 @@ void with_key_type(nb::dlpack::dtype t, const char* what, F&& f) {
 }
 
 void check_offsets(const view& offsets, std::size_t n) {
-  if (offsets.dtype != nb::dtype<std::int64_t>())
-    throw nb::type_error("offsets must be int64");
+  if (offsets.dtype != nb::dtype<std::int64_t>()) throw nb::type_error("offsets must be int64");
   if (offsets.size == 0) throw nb::value_error("offsets must hold at least one entry (0)");
 #if !CORANK_PY_CUDA
   // On the CPU the check costs one read of the offsets; on the GPU the Python layer checks them
@@ -146,8 +158,15 @@ void check_offsets(const view& offsets, std::size_t n) {
 
 std::size_t value_bytes_of(const view& v) {
   const std::size_t bytes = v.dtype.bits / 8;
+#if CORANK_PY_CUDA
+  // The GPU module is built for 4- and 8-byte values only (choices.hpp says why).
+  if (bytes != 4 && bytes != 8)
+    throw nb::type_error(
+        "values must have 4 or 8 bytes per item on the GPU (int32, uint32, float32, int64, ...)");
+#else
   if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)
     throw nb::type_error("values must have 1, 2, 4 or 8 bytes per item");
+#endif
   return bytes;
 }
 
@@ -193,11 +212,13 @@ void merge(const input& a_in, const input& b_in, const output& out_in,
     vout = checked(*vout_in, "values out");
     same_dtype(va, vb, "values_a", "values_b");
     same_dtype(va, vout, "values_a", "values out");
-    for (const view* v : std::initializer_list<const view*>{&va, &vb, &vout}) same_device(a, *v, "a", "the values");
+    for (const view* v : std::initializer_list<const view*>{&va, &vb, &vout})
+      same_device(a, *v, "a", "the values");
     sized(va, a.size, "values_a");
     sized(vb, b.size, "values_b");
     sized(vout, out.size, "values out");
-    for (const view* v : std::initializer_list<const view*>{&a, &b, &va, &vb, &out}) apart(vout, *v, "values out", "an input");
+    for (const view* v : std::initializer_list<const view*>{&a, &b, &va, &vb, &out})
+      apart(vout, *v, "values out", "an input");
     apart(out, va, "out", "values_a");
     apart(out, vb, "out", "values_b");
     value_bytes = value_bytes_of(va);
@@ -205,9 +226,9 @@ void merge(const input& a_in, const input& b_in, const output& out_in,
   with_key_type(a.dtype, "merge", [&](auto key) {
     using K = decltype(key);
     on_device(a.device_id, [&] {
-      ops<K>::merge(static_cast<const K*>(a.data), a.size, static_cast<const K*>(b.data), b.size,
-                    static_cast<K*>(out.data), va.data, vb.data, vout.data, value_bytes,
-                    descending, stream);
+      merge_ops<K>::merge(static_cast<const K*>(a.data), a.size, static_cast<const K*>(b.data),
+                          b.size, static_cast<K*>(out.data), va.data, vb.data, vout.data,
+                          value_bytes, descending, stream);
     });
   });
 }
@@ -256,28 +277,27 @@ void sort_common(const input& keys_in, const output& out_in, const std::optional
 }
 
 void sort(const input& keys, const output& out, const std::optional<input>& vals,
-          const std::optional<output>& vout, bool argsort, bool descending,
-          std::uintptr_t stream) {
-  sort_common(keys, out, vals, vout, argsort, "sort",
-              [&](auto key, auto src, auto dst, const void* sv, void* dv, std::size_t vb,
-                  std::size_t n) {
-                ops<decltype(key)>::sort(src, dst, sv, dv, vb, n, descending, stream);
-              });
+          const std::optional<output>& vout, bool argsort, bool descending, std::uintptr_t stream) {
+  sort_common(
+      keys, out, vals, vout, argsort, "sort",
+      [&](auto key, auto src, auto dst, const void* sv, void* dv, std::size_t vb, std::size_t n) {
+        sort_ops<decltype(key)>::sort(src, dst, sv, dv, vb, n, descending, stream);
+      });
 }
 
 void sort_segments(const input& keys_in, const input& offsets_in, const output& out,
-                   const std::optional<input>& vals, const std::optional<output>& vout,
-                   bool stable, bool descending, std::uintptr_t stream) {
+                   const std::optional<input>& vals, const std::optional<output>& vout, bool stable,
+                   bool descending, std::uintptr_t stream) {
   const view keys = checked(keys_in, "x"), offsets = checked(offsets_in, "offsets");
   same_device(keys, offsets, "x", "offsets");
   check_offsets(offsets, keys.size);
-  sort_common(keys_in, out, vals, vout, false, "sort_segments",
-              [&](auto key, auto src, auto dst, const void* sv, void* dv, std::size_t vb,
-                  std::size_t n) {
-                ops<decltype(key)>::sort_segments(
-                    src, dst, sv, dv, vb, n, static_cast<const std::int64_t*>(offsets.data),
-                    offsets.size - 1, stable, descending, stream);
-              });
+  sort_common(
+      keys_in, out, vals, vout, false, "sort_segments",
+      [&](auto key, auto src, auto dst, const void* sv, void* dv, std::size_t vb, std::size_t n) {
+        segment_ops<decltype(key)>::sort_segments(src, dst, sv, dv, vb, n,
+                                                  static_cast<const std::int64_t*>(offsets.data),
+                                                  offsets.size - 1, stable, descending, stream);
+      });
 }
 
 /// `init` as K: Python passes a number that fits (the package computes the identities).
@@ -317,9 +337,9 @@ void segmented_scan(const input& x_in, const input& offsets_in, const output& ou
     check_scan_dtype(x, "segmented_scan");
     const K first = number_as<K>(init);
     on_device(x.device_id, [&] {
-      ops<K>::segmented_scan(static_cast<const K*>(x.data), static_cast<K*>(out.data), x.size,
-                             static_cast<const std::int64_t*>(offsets.data), offsets.size - 1,
-                             static_cast<scan_op>(op), exclusive, first, stream);
+      scan_ops<K>::segmented_scan(static_cast<const K*>(x.data), static_cast<K*>(out.data), x.size,
+                                  static_cast<const std::int64_t*>(offsets.data), offsets.size - 1,
+                                  static_cast<scan_op>(op), exclusive, first, stream);
     });
   });
 }
@@ -339,11 +359,41 @@ void spmv_scan(const output& a_in, const input& scale_in, const input& offsets_i
     using K = decltype(key);
     check_scan_dtype(a, "spmv_scan");
     on_device(a.device_id, [&] {
-      ops<K>::spmv_scan(static_cast<K*>(a.data), static_cast<const K*>(scale.data), a.size,
-                        static_cast<const std::int64_t*>(offsets.data), offsets.size - 1,
-                        iterations, stream);
+      scan_ops<K>::spmv_scan(static_cast<K*>(a.data), static_cast<const K*>(scale.data), a.size,
+                             static_cast<const std::int64_t*>(offsets.data), offsets.size - 1,
+                             iterations, stream);
     });
   });
+}
+
+/// For python/bench/bench.py: `reps` calls of the C++ operation in a row, no Python between them
+/// (the baseline of the per-call overhead and throughput comparisons). Returns the host seconds
+/// the calls took to return (on the GPU: to be queued; the caller times the device with events).
+double time_calls(const std::string& what, const input& a_in, const input& b_in,
+                  const output& out_in, int reps, std::uintptr_t stream) {
+  const view a = checked(a_in, "a"), b = checked(b_in, "b"), out = checked(out_in, "out");
+  same_dtype(a, out, "a", "out");
+  const bool merging = what == "merge";
+  if (!merging && what != "sort") throw nb::value_error("time_calls: 'merge' or 'sort'");
+  sized(out, merging ? a.size + b.size : a.size, "out");
+  double seconds = 0;
+  with_key_type(a.dtype, "time_calls", [&](auto key) {
+    using K = decltype(key);
+    on_device(a.device_id, [&] {
+      const auto start = std::chrono::steady_clock::now();
+      for (int rep = 0; rep < reps; ++rep) {
+        if (merging)
+          merge_ops<K>::merge(static_cast<const K*>(a.data), a.size, static_cast<const K*>(b.data),
+                              b.size, static_cast<K*>(out.data), nullptr, nullptr, nullptr, 0,
+                              false, stream);
+        else
+          sort_ops<K>::sort(static_cast<const K*>(a.data), static_cast<K*>(out.data), nullptr,
+                            nullptr, 0, a.size, false, stream);
+      }
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    });
+  });
+  return seconds;
 }
 
 }  // namespace
@@ -361,6 +411,7 @@ NB_MODULE(CORANK_PY_MODULE, m) {
         "values_out"_a = none, "stable"_a = true, "descending"_a = false, "stream"_a = 0);
   m.def("segmented_scan", &segmented_scan, "x"_a, "offsets"_a, "out"_a, "op"_a = 0,
         "exclusive"_a = false, "init"_a = none, "stream"_a = 0);
+  m.def("time_calls", &time_calls, "what"_a, "a"_a, "b"_a, "out"_a, "reps"_a, "stream"_a = 0);
   m.def("spmv_scan", &spmv_scan, "a"_a, "scale"_a, "offsets"_a, "iterations"_a, "stream"_a = 0);
 #if CORANK_PY_CUDA
   m.def("device_count", [] {

@@ -1,0 +1,46 @@
+"""Type stubs of corank: functions on NumPy, CuPy and PyTorch arrays (see corank/__init__.py)."""
+from typing import Any, Literal, Optional, Tuple, TypeVar, Union, overload
+
+Array = TypeVar("Array")  # numpy.ndarray, cupy.ndarray, torch.Tensor, or another DLPack array
+Stream = Union[int, Any]  # an integer handle, or an object with .ptr / .cuda_stream
+ScanOp = Literal["add", "max", "min"]
+
+__version__: str
+
+def gpu_available() -> bool: ...
+@overload
+def merge(a: Array, b: Array, values_a: None = None, values_b: None = None, *,
+          descending: bool = False, check: bool = False, out: Optional[Array] = None,
+          values_out: None = None, stream: Optional[Stream] = None) -> Array: ...
+@overload
+def merge(a: Array, b: Array, values_a: Any, values_b: Any, *, descending: bool = False,
+          check: bool = False, out: Optional[Array] = None, values_out: Any = None,
+          stream: Optional[Stream] = None) -> Tuple[Array, Any]: ...
+def argmerge(a: Array, b: Array, *, descending: bool = False, check: bool = False,
+             out: Optional[Array] = None, stream: Optional[Stream] = None) -> Array: ...
+@overload
+def sort(x: Array, values: None = None, *, stable: bool = True, descending: bool = False,
+         out: Optional[Array] = None, values_out: None = None,
+         stream: Optional[Stream] = None) -> Array: ...
+@overload
+def sort(x: Array, values: Any, *, stable: bool = True, descending: bool = False,
+         out: Optional[Array] = None, values_out: Any = None,
+         stream: Optional[Stream] = None) -> Tuple[Array, Any]: ...
+def argsort(x: Array, *, stable: bool = True, descending: bool = False,
+            out: Optional[Array] = None, stream: Optional[Stream] = None) -> Array: ...
+@overload
+def sort_segments(x: Array, offsets: Optional[Any] = None, values: None = None, *,
+                  stable: bool = True, descending: bool = False, check: bool = False,
+                  out: Optional[Array] = None, values_out: None = None,
+                  stream: Optional[Stream] = None) -> Array: ...
+@overload
+def sort_segments(x: Array, offsets: Optional[Any], values: Any, *, stable: bool = True,
+                  descending: bool = False, check: bool = False, out: Optional[Array] = None,
+                  values_out: Any = None,
+                  stream: Optional[Stream] = None) -> Tuple[Array, Any]: ...
+def segmented_scan(x: Array, offsets: Optional[Any] = None, op: ScanOp = "add",
+                   exclusive: bool = False, *, initial: Optional[Union[int, float]] = None,
+                   check: bool = False, out: Optional[Array] = None,
+                   stream: Optional[Stream] = None) -> Array: ...
+def spmv_scan(matrix: Any, x: Array, iterations: int = 1, *, check: bool = False,
+              out: Optional[Array] = None, stream: Optional[Stream] = None) -> Array: ...

@@ -1,0 +1,366 @@
+"""corank's Python functions against NumPy references, on every backend of conftest.py."""
+import numpy as np
+import pytest
+
+import corank
+
+KEY_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+              np.float32, np.float64]
+# Tile boundaries of the GPU kernels and the CPU's sequential cut-off, +-1, and the trivial sizes.
+SIZES = [0, 1, 2, 3, 31, 32, 33, 255, 256, 257, 4095, 4096, 4097, 65535, 65536, 65537, 200003]
+SMALL_SIZES = [0, 1, 2, 33, 1000, 4097]
+
+
+def random_keys(rng, n, dtype, distinct=None):
+    """Keys of dtype over a range of `distinct` values (many duplicates when small)."""
+    dtype = np.dtype(dtype)
+    if distinct is None:
+        distinct = max(1, n // 4)
+    if dtype.kind == "f":
+        return (rng.integers(-distinct, distinct + 1, n) / 4).astype(dtype)
+    info = np.iinfo(dtype)
+    low = max(int(info.min), -distinct)
+    high = min(int(info.max), low + 2 * distinct)
+    return rng.integers(low, high + 1, n).astype(dtype)
+
+
+def stable_order(keys, descending=False):
+    """Indices of the stable sort of keys (ties in their original order)."""
+    if not descending:
+        return np.argsort(keys, kind="stable")
+    rank = np.unique(keys, return_inverse=True)[1].reshape(-1)
+    return np.lexsort((np.arange(len(keys)), -rank))
+
+
+def narrow_values_refused(backend, value_dtype, call):
+    """The GPU module takes 4- and 8-byte values: narrower ones are a TypeError there."""
+    if backend.gpu and np.dtype(value_dtype).itemsize < 4:
+        with pytest.raises(TypeError, match="4 or 8 bytes"):
+            call()
+        return True
+    return False
+
+
+def poisoned(backend, n, dtype):
+    """An output filled with a value no result holds where written (every item must be)."""
+    dtype = np.dtype(dtype)
+    fill = np.iinfo(dtype).max if dtype.kind in "iu" else np.nan
+    return backend.to_device(np.full(n, fill, dtype))
+
+
+# --- merge ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", KEY_DTYPES)
+@pytest.mark.parametrize("m,n", [(0, 0), (0, 5), (5, 0), (1, 1), (31, 33), (4096, 4097),
+                                 (65537, 1000), (100000, 100003)])
+def test_merge_matches_a_stable_sort_of_both(backend, rng, dtype, m, n):
+    a = np.sort(random_keys(rng, m, dtype))
+    b = np.sort(random_keys(rng, n, dtype))
+    got = corank.merge(backend.to_device(a), backend.to_device(b))
+    np.testing.assert_array_equal(backend.to_numpy(got), np.sort(np.concatenate([a, b]),
+                                                                 kind="stable"))
+
+
+@pytest.mark.parametrize("value_dtype", [np.int8, np.float16, np.int32, np.float64])
+@pytest.mark.parametrize("descending", [False, True])
+def test_merge_moves_values_and_takes_a_first_on_ties(backend, rng, value_dtype, descending):
+    m, n = 5000, 7001
+    both = random_keys(rng, m + n, np.int32, distinct=50)
+    a, b = both[:m], both[m:]
+    a = a[stable_order(a, descending)]
+    b = b[stable_order(b, descending)]
+    va = np.arange(m).astype(value_dtype)
+    vb = np.arange(m, m + n).astype(value_dtype)
+    args = list(map(backend.to_device, (a, b, va, vb)))
+    if narrow_values_refused(backend, value_dtype,
+                             lambda: corank.merge(*args, descending=descending)):
+        return
+    keys, values = corank.merge(*args, descending=descending)
+    order = stable_order(np.concatenate([a, b]), descending)
+    np.testing.assert_array_equal(backend.to_numpy(keys), np.concatenate([a, b])[order])
+    np.testing.assert_array_equal(backend.to_numpy(values), np.concatenate([va, vb])[order])
+
+
+@pytest.mark.parametrize("m,n", [(0, 0), (3, 0), (1000, 1001), (70000, 3)])
+def test_argmerge_indexes_the_concatenation(backend, rng, m, n):
+    a = np.sort(random_keys(rng, m, np.float32, distinct=30))
+    b = np.sort(random_keys(rng, n, np.float32, distinct=30))
+    got = backend.to_numpy(corank.argmerge(backend.to_device(a), backend.to_device(b)))
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got, stable_order(np.concatenate([a, b])))
+
+
+def test_merge_all_equal_keys_keeps_a_before_b(backend):
+    a, b = np.full(5000, 7, np.uint16), np.full(3000, 7, np.uint16)
+    got = backend.to_numpy(corank.argmerge(backend.to_device(a), backend.to_device(b)))
+    np.testing.assert_array_equal(got, np.arange(8000))
+
+
+def test_merge_into_out(backend, rng):
+    a = np.sort(random_keys(rng, 1000, np.int64))
+    b = np.sort(random_keys(rng, 999, np.int64))
+    out = poisoned(backend, 1999, np.int64)
+    got = corank.merge(backend.to_device(a), backend.to_device(b), out=out)
+    assert got is out
+    np.testing.assert_array_equal(backend.to_numpy(out), np.sort(np.concatenate([a, b])))
+
+
+def test_merge_check_refuses_unsorted_inputs(backend):
+    a = backend.to_device(np.array([1, 3, 2], np.int32))
+    b = backend.to_device(np.array([1, 2], np.int32))
+    with pytest.raises(ValueError, match="not sorted"):
+        corank.merge(a, b, check=True)
+    with pytest.raises(ValueError, match="not sorted"):
+        corank.merge(b, a, check=True)
+    corank.merge(a, b)  # unchecked: an unspecified permutation, no error
+    with pytest.raises(ValueError, match="not sorted"):
+        corank.merge(b, b, check=True, descending=True)
+
+
+# --- sort ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", KEY_DTYPES)
+@pytest.mark.parametrize("n", SIZES)
+def test_sort_matches_numpy(backend, rng, dtype, n):
+    x = random_keys(rng, n, dtype)
+    got = corank.sort(backend.to_device(x))
+    np.testing.assert_array_equal(backend.to_numpy(got), np.sort(x))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint32, np.float64])
+@pytest.mark.parametrize("n", SMALL_SIZES + [65537])
+@pytest.mark.parametrize("descending", [False, True])
+def test_argsort_is_stable(backend, rng, dtype, n, descending):
+    x = random_keys(rng, n, dtype, distinct=20)
+    got = backend.to_numpy(corank.argsort(backend.to_device(x), descending=descending))
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got, stable_order(x, descending))
+
+
+@pytest.mark.parametrize("value_dtype", [np.uint8, np.int16, np.float32, np.int64])
+@pytest.mark.parametrize("n", [0, 1, 4097, 100003])
+def test_sort_moves_values_stably(backend, rng, value_dtype, n):
+    x = random_keys(rng, n, np.float32, distinct=100)
+    v = np.arange(n).astype(value_dtype)
+    args = backend.to_device(x), backend.to_device(v)
+    if narrow_values_refused(backend, value_dtype, lambda: corank.sort(*args)):
+        return
+    keys, values = corank.sort(*args)
+    order = stable_order(x)
+    np.testing.assert_array_equal(backend.to_numpy(keys), x[order])
+    np.testing.assert_array_equal(backend.to_numpy(values), v[order])
+
+
+def test_sort_descending_and_in_place(backend, rng):
+    x = random_keys(rng, 30000, np.int16)
+    d = backend.to_device(x)
+    assert corank.sort(d, out=d, descending=True) is d
+    np.testing.assert_array_equal(backend.to_numpy(d), np.sort(x)[::-1])
+
+
+def test_sort_all_equal_and_presorted(backend):
+    for x in (np.full(70001, 3, np.int32), np.arange(70001, dtype=np.int32),
+              np.arange(70001, dtype=np.int32)[::-1].copy()):
+        np.testing.assert_array_equal(backend.to_numpy(corank.sort(backend.to_device(x))),
+                                      np.sort(x))
+        np.testing.assert_array_equal(backend.to_numpy(corank.argsort(backend.to_device(x))),
+                                      np.argsort(x, kind="stable"))
+
+
+# --- segmented sort ------------------------------------------------------------------------
+
+
+def random_offsets(rng, n, segments):
+    """CSR offsets over n items: random cuts, empty segments included."""
+    cuts = np.sort(rng.integers(0, n + 1, max(segments - 1, 0)))
+    return np.concatenate([[0], cuts, [n]]).astype(np.int64)
+
+
+def segment_reference(x, offsets, f):
+    out = x.copy()
+    for s in range(len(offsets) - 1):
+        out[offsets[s]:offsets[s + 1]] = f(x[offsets[s]:offsets[s + 1]])
+    return out
+
+
+@pytest.mark.parametrize("dtype", KEY_DTYPES)
+@pytest.mark.parametrize("n,segments", [(0, 1), (1, 1), (100, 1), (5000, 10), (20000, 3000),
+                                        (100003, 7)])
+@pytest.mark.parametrize("stable", [True, False])
+def test_sort_segments_matches_numpy(backend, rng, dtype, n, segments, stable):
+    x = random_keys(rng, n, dtype)
+    offsets = random_offsets(rng, n, segments)
+    got = corank.sort_segments(backend.to_device(x), backend.to_device(offsets), stable=stable)
+    np.testing.assert_array_equal(backend.to_numpy(got),
+                                  segment_reference(x, offsets, np.sort))
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_segments_moves_values_stably(backend, rng, descending):
+    n = 30000
+    x = random_keys(rng, n, np.uint8, distinct=5)
+    v = np.arange(n, dtype=np.int32)
+    offsets = random_offsets(rng, n, 100).astype(np.int32)  # converted to int64 inside
+    keys, values = corank.sort_segments(backend.to_device(x), backend.to_device(offsets),
+                                        backend.to_device(v), descending=descending)
+    order = segment_reference(np.arange(n), offsets,
+                              lambda idx: idx[stable_order(x[idx], descending)])
+    np.testing.assert_array_equal(backend.to_numpy(keys), x[order])
+    np.testing.assert_array_equal(backend.to_numpy(values), v[order])
+
+
+@pytest.mark.parametrize("shape", [(0, 5), (5, 0), (1, 1), (7, 1000), (1000, 33), (3, 70000)])
+def test_sort_segments_sorts_the_rows_of_a_2d_array(backend, rng, shape):
+    x = random_keys(rng, shape[0] * shape[1], np.float64).reshape(shape)
+    got = corank.sort_segments(backend.to_device(x))
+    assert tuple(got.shape) == shape
+    np.testing.assert_array_equal(backend.to_numpy(got), np.sort(x, axis=1))
+
+
+# --- segmented scan ------------------------------------------------------------------------
+
+SCAN_DTYPES = [np.int32, np.int64, np.uint32, np.uint64, np.float32, np.float64]
+ACCUMULATE = {"add": np.add, "max": np.maximum, "min": np.minimum}
+
+
+def scan_reference(x, offsets, op, exclusive, init):
+    def scan(seg):
+        if len(seg) == 0:
+            return seg
+        out = ACCUMULATE[op].accumulate(seg, dtype=x.dtype)
+        if exclusive:
+            out = np.concatenate([[init], ACCUMULATE[op](init, out[:-1], dtype=x.dtype)])
+        return out.astype(x.dtype)
+
+    with np.errstate(over="ignore"):
+        return segment_reference(x, offsets, scan)
+
+
+@pytest.mark.parametrize("dtype", SCAN_DTYPES)
+@pytest.mark.parametrize("op", ["add", "max", "min"])
+@pytest.mark.parametrize("exclusive", [False, True])
+@pytest.mark.parametrize("n,segments", [(0, 1), (1, 1), (4097, 1), (65537, 300), (200003, 20000)])
+def test_segmented_scan_matches_numpy(backend, rng, dtype, op, exclusive, n, segments):
+    # Small integral values: float sums are exact in any order, integer ones wrap alike.
+    x = random_keys(rng, n, dtype, distinct=8)
+    offsets = random_offsets(rng, n, segments)
+    got = corank.segmented_scan(backend.to_device(x), backend.to_device(offsets), op, exclusive)
+    init = corank._identity(x, op)
+    np.testing.assert_array_equal(backend.to_numpy(got),
+                                  scan_reference(x, offsets, op, exclusive, init))
+
+
+def test_segmented_scan_small_ints_and_initial_on_the_cpu(rng):
+    x = random_keys(rng, 10000, np.int8, distinct=100)
+    offsets = random_offsets(rng, 10000, 30)
+    got = corank.segmented_scan(x, offsets, "add", exclusive=True, initial=5)
+    np.testing.assert_array_equal(got, scan_reference(x, offsets, "add", True, np.int8(5)))
+
+
+def test_segmented_scan_rows_and_in_place(backend, rng):
+    x = random_keys(rng, 3 * 5000, np.int64).reshape(3, 5000)
+    d = backend.to_device(x)
+    assert corank.segmented_scan(d, out=d) is d
+    np.testing.assert_array_equal(backend.to_numpy(d), np.cumsum(x, axis=1))
+
+
+# --- the sparse-matrix iteration -----------------------------------------------------------
+
+
+def spmv_reference(data, indices, indptr, x, iterations):
+    a = data.astype(np.float64)
+    scale = x[indices].astype(np.float64)
+    for _ in range(iterations):
+        a = segment_reference(a * scale, indptr, np.cumsum)
+    return a
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("iterations", [0, 1, 7, 40])
+def test_spmv_scan_matches_a_double_reference(backend, rng, dtype, iterations):
+    scipy_sparse = pytest.importorskip("scipy.sparse")
+    matrix = scipy_sparse.random(300, 200, density=0.05, format="csr", dtype=np.float64,
+                                 random_state=int(rng.integers(2**31)))
+    x = rng.uniform(0.5, 1.0, 200) / 4
+    data, indices, indptr = (matrix.data.astype(dtype), matrix.indices, matrix.indptr)
+    got = corank.spmv_scan(tuple(map(backend.to_device, (data, indices, indptr))),
+                           backend.to_device(x.astype(dtype)), iterations)
+    want = spmv_reference(data, indices, indptr, x.astype(dtype), iterations)
+    np.testing.assert_allclose(backend.to_numpy(got), want, rtol=1e-4 if dtype == np.float32
+                               else 1e-10)
+    if backend.name == "numpy":  # the SciPy matrix itself
+        np.testing.assert_allclose(corank.spmv_scan(matrix, x, iterations),
+                                   spmv_reference(matrix.data, indices, indptr, x, iterations),
+                                   rtol=1e-10)
+
+
+# --- bad input: clear errors ---------------------------------------------------------------
+
+
+def test_unsupported_dtypes_are_type_errors(backend):
+    for dtype in (np.float16, np.bool_, np.complex64):
+        try:
+            x = backend.to_device(np.zeros(4, dtype))
+        except (TypeError, ValueError, RuntimeError):
+            continue  # the array library itself lacks it
+        with pytest.raises(TypeError, match="keys must be"):
+            corank.sort(x)
+        with pytest.raises(TypeError, match="keys must be"):
+            corank.merge(x, x)
+
+
+def test_mixed_dtypes_sizes_and_shapes(backend):
+    a = backend.to_device(np.arange(4, dtype=np.int32))
+    b = backend.to_device(np.arange(4, dtype=np.int64))
+    with pytest.raises(TypeError, match="differ in dtype"):
+        corank.merge(a, b)
+    with pytest.raises(ValueError, match="expected 8"):
+        corank.merge(a, a, out=backend.to_device(np.zeros(7, np.int32)))
+    with pytest.raises(ValueError, match="1-D"):
+        corank.sort(backend.to_device(np.zeros((2, 2), np.int32)))
+    with pytest.raises(ValueError, match="both inputs"):
+        corank.merge(a, a, a)
+    with pytest.raises(ValueError, match="op must be"):
+        corank.segmented_scan(a, backend.to_device(np.array([0, 4])), op="mul")
+
+
+def test_non_contiguous_arrays_are_refused(backend):
+    x = backend.to_device(np.arange(10, dtype=np.int32))
+    with pytest.raises(ValueError, match="contiguous"):
+        corank.sort(x[::2])
+    x2 = backend.to_device(np.arange(12, dtype=np.int32).reshape(3, 4))
+    with pytest.raises(ValueError, match="contiguous"):
+        corank.sort_segments(x2.T)
+
+
+def test_overlapping_output_is_refused(backend):
+    x = backend.to_device(np.arange(10, dtype=np.int32))
+    with pytest.raises(ValueError, match="overlaps"):
+        corank.merge(x[:5], x[5:], out=x)
+
+
+def test_bad_offsets_are_value_errors(backend):
+    x = backend.to_device(np.arange(10, dtype=np.int32))
+    for offsets in ([0, 5, 3, 10], [1, 10], [0, 9], [0, 11]):
+        with pytest.raises(ValueError, match="offsets"):
+            corank.sort_segments(x, backend.to_device(np.array(offsets)), check=True)
+        with pytest.raises(ValueError, match="offsets"):
+            corank.segmented_scan(x, backend.to_device(np.array(offsets)), check=True)
+
+
+def test_not_an_array_is_a_type_error():
+    with pytest.raises(TypeError, match="expected a NumPy"):
+        corank.sort([3, 1, 2])
+
+
+def test_read_only_output_is_refused():
+    x = np.arange(4, dtype=np.int32)
+    out = np.zeros(4, np.int32)
+    out.flags.writeable = False
+    with pytest.raises(TypeError):
+        corank.sort(x, out=out)
+    ro = np.arange(4, dtype=np.int32)
+    ro.flags.writeable = False
+    np.testing.assert_array_equal(corank.sort(ro), ro)  # read-only inputs are fine
