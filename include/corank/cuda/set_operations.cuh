@@ -17,12 +17,12 @@
 // difference, min(m, n) for intersection, m for difference). The same elements in the same order
 // as std::set_*: a key found p times in A and q in B is output max(p, q), min(p, q),
 // max(p - q, 0), |p - q| times, pairs of equal keys giving A's element (and its value).
-// Two passes (ModernGPU's and CUB's shape): a partition pass finds a balanced cut at every tile
-// boundary (merge_path_walk.hpp: a cut the std:: loop passes, so tiles run it on their own), a
-// count pass stages each tile and counts its outputs (each thread from its own balanced cut in
-// shared memory), a one-block scan places the tiles, the write pass runs the tiles again and
-// stores their outputs through a shared stage. Inputs are read twice, outputs written once.
-// Temporary storage: four std::size_t per tile.
+// A partition pass finds a balanced cut at every tile boundary (merge_path_walk.hpp: a cut the
+// std:: loop passes, so tiles run it on their own); then one pass over the tiles: each block stages
+// a tile, every thread takes a balanced cut in shared memory and runs the loop into the tile's
+// output stage (placed by a block scan), the tile learns where its outputs start by decoupled
+// look-back on the tiles before it, and stores them. Inputs read once, outputs written once (the
+// two-pass count-scan-write shape reads the inputs twice). Temporary storage: three words per tile.
 // Preconditions: device pointers; inputs sorted by comp, a strict weak order; outputs overlap no
 // input. Violated, every kernel ends and at most the bound above is written (count may then say
 // more). Keys and values trivially copyable; 64-bit sizes. Returns cudaErrorInvalidValue for bad

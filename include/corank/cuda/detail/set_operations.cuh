@@ -41,10 +41,10 @@ struct set_operation_shape {
       kernels::partitioned_smem<false, K, no_value>::key_bytes(tile + 1);
 };
 
-/// The storage of a set operation: the cuts in A and in B (tiles + 1 each), the tiles' counts and
-/// offsets, the total.
+/// The storage of a set operation: the cuts in A and in B (tiles + 1 each); the look-back's
+/// words (one per tile) followed by the tile counter, zeroed together; the total for the host.
 struct set_operation_parts {
-  temporary_part cut_a, cut_b, counts, offsets, total;
+  temporary_part cut_a, cut_b, look_back, total;
 };
 
 template <class K, class V>
@@ -58,8 +58,7 @@ temporary_layout set_operation_layout(std::size_t m, std::size_t n, set_operatio
   set_operation_parts p;
   p.cut_a = layout.add<std::size_t>(tiles + 1);
   p.cut_b = layout.add<std::size_t>(tiles + 1);
-  p.counts = layout.add<std::size_t>(tiles);
-  p.offsets = layout.add<std::size_t>(tiles);
+  p.look_back = layout.add<unsigned long long>(tiles + 1);
   p.total = layout.add<std::size_t>(1);
   if (parts) *parts = p;
   return layout;
@@ -76,23 +75,17 @@ cudaError_t launch_set_operation(const K* a, const V* va, std::size_t m, const K
   if (tiles == 0) return cudaMemsetAsync(total, 0, sizeof(std::size_t), stream);
   std::size_t* cut_a = parts.cut_a.in<std::size_t>(temp);
   std::size_t* cut_b = parts.cut_b.in<std::size_t>(temp);
-  std::size_t* counts = parts.counts.in<std::size_t>(temp);
-  std::size_t* offsets = parts.offsets.in<std::size_t>(temp);
+  auto* words = parts.look_back.in<unsigned long long>(temp);
+  CORANK_CUDA_TRY(cudaMemsetAsync(words, 0, parts.look_back.bytes, stream));
   constexpr unsigned pt = tuning::toolbox_partition_threads;
   kernels::balanced_cuts<<<blocks_of(tiles + 1, pt), pt, 0, stream>>>(a, m, b, n, shape::tile,
                                                                       tiles, cut_a, cut_b, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
-  const std::size_t capacity = set_operation_max_outputs(Op, m, n);
-  kernels::set_operation_tiles<shape::threads, shape::items, Op, false>
+  kernels::set_operation_tiles<shape::threads, shape::items, Op>
       <<<unsigned(tiles), shape::threads, shape::stage_bytes, stream>>>(
-          a, va, m, b, vb, n, cut_a, cut_b, counts, offsets, keys_out, vals_out, capacity, comp);
-  CORANK_CUDA_TRY(cudaGetLastError());
-  constexpr int st = int(tuning::toolbox_scan_threads);
-  kernels::scan_tile_counts<st><<<1, st, 0, stream>>>(counts, tiles, offsets, total);
-  CORANK_CUDA_TRY(cudaGetLastError());
-  kernels::set_operation_tiles<shape::threads, shape::items, Op, true>
-      <<<unsigned(tiles), shape::threads, shape::stage_bytes, stream>>>(
-          a, va, m, b, vb, n, cut_a, cut_b, counts, offsets, keys_out, vals_out, capacity, comp);
+          a, va, b, vb, cut_a, cut_b, unsigned(tiles), reinterpret_cast<unsigned*>(words + tiles),
+          kernels::output_counts{words}, keys_out, vals_out, set_operation_max_outputs(Op, m, n),
+          total, comp);
   return cudaGetLastError();
 }
 

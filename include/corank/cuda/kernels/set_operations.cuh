@@ -1,5 +1,5 @@
-// The GPU set operations' kernels: balanced cuts at every tile boundary, then two passes over the
-// tiles (count, write) around a one-block scan of the tiles' counts.
+// The GPU set operations' kernels: balanced cuts at every tile boundary, then one pass over the
+// tiles that counts, places (decoupled look-back) and writes each tile's outputs.
 #pragma once
 
 #include <cstddef>
@@ -38,39 +38,73 @@ struct balanced_piece {
 };
 
 /// Shared memory of a set operation's tile beside its staged pieces (dynamic, see
-/// set_operation_tiles): each thread's balanced cut, and for the write pass the outputs' keys and
-/// values.
-template <int Threads, int Tile, bool Write, class K, class V>
+/// set_operation_tiles): each thread's balanced cut, the outputs' keys and values, the tile's id
+/// and where its outputs start.
+template <int Threads, int Tile, class K, class V>
 struct set_tile_storage {
-  K out_keys[Write ? Tile + 1 : 1];
-  V out_values[Write && !std::is_same_v<V, no_value> ? Tile + 1 : 1];
+  K out_keys[Tile + 1];
+  V out_values[std::is_same_v<V, no_value> ? 1 : Tile + 1];
   cut_pair<int> cuts[Threads + 1];
   block::sum_storage<Threads, unsigned> sums;
+  unsigned tile;
+  std::size_t first;
 };
 
-/// One tile of set operation Op per block, its pieces staged in dynamic shared memory of
-/// partitioned_smem<false, K, no_value>::key_bytes(tile + 1) (stage_pieces). Each thread takes a
-/// balanced cut of the staged piece at the start of its steps (its end: the next thread's) and
-/// runs the std::set_* loop between them. Count pass (Write = false): the tile's output count to
-/// counts[t]. Write pass: each thread's outputs placed by a block scan of the threads' counts,
-/// staged, and stored from offsets[t] on, never past `capacity` (only a violated precondition
-/// could reach it).
-template <int Threads, int Items, set_op Op, bool Write, class K, class V, class Compare>
+/// The running count of outputs across tiles, by decoupled look-back (Merrill & Garland): tile t
+/// publishes its own count as soon as it knows it, then the sum through itself once it has the sum
+/// before it, so a tile waits only for the tiles just before it to publish something. A word per
+/// tile, (flag << 62) | count, zeroed before the launch; tiles are taken in the order blocks
+/// start (an atomic counter), so every tile waited for is running or done.
+struct output_counts {
+  static constexpr unsigned long long count_part = (1ull << 62) - 1;
+  static constexpr unsigned long long own = 1ull << 62, through = 2ull << 62;
+  unsigned long long* words;
+
+  __device__ void publish(unsigned t, unsigned long long flag, std::size_t count) const {
+    atomicExch(words + t, flag | (unsigned long long)count);
+  }
+  /// The outputs of tiles [0, t), by one thread of tile t.
+  __device__ std::size_t before(unsigned t) const {
+    std::size_t sum = 0;
+    for (unsigned s = t; s-- > 0;) {
+      unsigned long long word;
+      do {
+        word = *static_cast<volatile unsigned long long*>(words + s);
+      } while (word == 0);
+      sum += std::size_t(word & count_part);
+      if ((word & ~count_part) == through) break;
+    }
+    return sum;
+  }
+};
+
+/// Set operation Op in one pass over tiles: each block takes the next tile (`next_tile`, zeroed
+/// before the launch), stages its pieces (between the partition's balanced cuts) in dynamic shared
+/// memory of partitioned_smem<false, K, no_value>::key_bytes(tile + 1) (stage_pieces), each
+/// thread takes a balanced cut of the staged piece at the start of its steps (its end: the next
+/// thread's), runs the std::set_* loop between them into the output stage at its place (a block
+/// scan of the threads' counts), the tile learns where its outputs start by look-back, and stores
+/// them, never past `capacity` (only a violated precondition could reach it). The last tile writes
+/// the total to *total.
+template <int Threads, int Items, set_op Op, class K, class V, class Compare>
 __global__ void __launch_bounds__(Threads)
-    set_operation_tiles(const K* a, const V* va, std::size_t m, const K* b, const V* vb,
-                        std::size_t n, const std::size_t* cut_a, const std::size_t* cut_b,
-                        std::size_t* counts, const std::size_t* offsets, K* keys_out, V* vals_out,
-                        std::size_t capacity, Compare comp) {
+    set_operation_tiles(const K* a, const V* va, const K* b, const V* vb, const std::size_t* cut_a,
+                        const std::size_t* cut_b, unsigned tiles, unsigned* next_tile,
+                        output_counts counts, K* keys_out, V* vals_out, std::size_t capacity,
+                        std::size_t* total, Compare comp) {
   constexpr int tile = Threads * Items;
   constexpr bool has_values = !std::is_same_v<V, no_value>;
   extern __shared__ __align__(16) unsigned char stage_bytes[];
-  __shared__ set_tile_storage<Threads, tile, Write, K, V> s;
-  const balanced_piece p(cut_a, cut_b, blockIdx.x, tile + 1);
+  __shared__ set_tile_storage<Threads, tile, K, V> s;
+  const int tid = int(threadIdx.x);
+  if (tid == 0) s.tile = atomicAdd(next_tile, 1u);
+  __syncthreads();
+  const unsigned t = s.tile;
+  const balanced_piece p(cut_a, cut_b, t, tile + 1);
   const tile_layout<K, no_value> l = stage_pieces(
       a, p.a0, p.a0 + p.count_a, b, p.b0, p.b0 + p.count_b, reinterpret_cast<K*>(stage_bytes));
   const K* sa = reinterpret_cast<const K*>(stage_bytes) + l.ka;
   const K* sb = reinterpret_cast<const K*>(stage_bytes) + l.kb;
-  const int tid = int(threadIdx.x);
   const thread_steps<Threads, Items> steps(tid, p.count_a + p.count_b);
   const cut_pair<int> c0 = balanced_co_rank(steps.d0, sa, p.count_a, sb, p.count_b, comp);
   s.cuts[tid] = c0;
@@ -81,52 +115,39 @@ __global__ void __launch_bounds__(Threads)
   const auto nothing = [](bool, int) {};
   const unsigned mine =
       unsigned(serial_set_operation<Op>(sa, c0.a, c1.a, sb, c0.b, c1.b, comp, nothing));
-  unsigned total = 0;
-  const unsigned at = block::exclusive_sum<Threads>(mine, s.sums, &total);
-  if constexpr (!Write) {
-    if (tid == 0) counts[blockIdx.x] = total;
-  } else {
-    // Threads' outputs overlap and add up past the stage only under a violated precondition;
-    // the stage's end bounds them.
-    constexpr unsigned stage_items = tile + 1;
-    unsigned o = at;
-    serial_set_operation<Op>(sa, c0.a, c1.a, sb, c0.b, c1.b, comp, [&](bool from_a, int x) {
-      if (o < stage_items) {
-        s.out_keys[o] = from_a ? sa[x] : sb[x];
-        if constexpr (has_values) s.out_values[o] = from_a ? va[p.a0 + x] : vb[p.b0 + x];
-      }
-      ++o;
-    });
-    __syncthreads();
-    const std::size_t first = offsets[blockIdx.x];
-    const std::size_t room = first < capacity ? capacity - first : 0;
-    const int stored = int(min(std::size_t(min(total, stage_items)), room));
-    for (int q = tid; q < stored; q += Threads) {
-      keys_out[first + q] = s.out_keys[q];
-      if constexpr (has_values) vals_out[first + q] = s.out_values[q];
+  unsigned count = 0;
+  const unsigned at = block::exclusive_sum<Threads>(mine, s.sums, &count);
+  if (tid == 0) {
+    std::size_t first = 0;
+    if (t == 0) {
+      counts.publish(t, output_counts::through, count);
+    } else {
+      counts.publish(t, output_counts::own, count);
+      first = counts.before(t);
+      counts.publish(t, output_counts::through, first + count);
     }
+    if (t == tiles - 1) *total = first + count;
+    s.first = first;
   }
-}
-
-/// offsets[t] = counts[0] + ... + counts[t - 1] for t < tiles, *total = the sum: one block, each
-/// thread a run of consecutive counts.
-template <int Threads>
-__global__ void __launch_bounds__(Threads)
-    scan_tile_counts(const std::size_t* counts, std::size_t tiles, std::size_t* offsets,
-                     std::size_t* total) {
-  __shared__ block::sum_storage<Threads, unsigned long long> sums;
-  const std::size_t per_thread = (tiles + Threads - 1) / Threads;
-  const std::size_t first = min(threadIdx.x * per_thread, tiles),
-                    last = min(first + per_thread, tiles);
-  unsigned long long mine = 0;
-  for (std::size_t t = first; t < last; ++t) mine += counts[t];
-  unsigned long long all = 0;
-  unsigned long long at = block::exclusive_sum<Threads>(mine, sums, &all);
-  for (std::size_t t = first; t < last; ++t) {
-    offsets[t] = at;
-    at += counts[t];
+  // Threads' outputs overlap and add up past the stage only under a violated precondition; the
+  // stage's end bounds them.
+  constexpr unsigned stage_items = tile + 1;
+  unsigned o = at;
+  serial_set_operation<Op>(sa, c0.a, c1.a, sb, c0.b, c1.b, comp, [&](bool from_a, int x) {
+    if (o < stage_items) {
+      s.out_keys[o] = from_a ? sa[x] : sb[x];
+      if constexpr (has_values) s.out_values[o] = from_a ? va[p.a0 + x] : vb[p.b0 + x];
+    }
+    ++o;
+  });
+  __syncthreads();
+  const std::size_t first = s.first;
+  const std::size_t room = first < capacity ? capacity - first : 0;
+  const int stored = int(min(std::size_t(min(count, stage_items)), room));
+  for (int q = tid; q < stored; q += Threads) {
+    keys_out[first + q] = s.out_keys[q];
+    if constexpr (has_values) vals_out[first + q] = s.out_values[q];
   }
-  if (threadIdx.x == 0) *total = all;
 }
 
 }  // namespace corank::cuda::kernels

@@ -23,10 +23,8 @@ constexpr int toolbox_items(std::size_t bytes_per_item) {
   return most % 2 == 1 || most == 1 ? most : most - 1;
 }
 
-/// Threads of the partition passes (one cut per thread, latency-bound) and of the one-block scan of
-/// the set operations' tile counts (each thread sums a run of them).
+/// Threads of the partition passes: one cut per thread, latency-bound, as the merge's.
 inline constexpr unsigned toolbox_partition_threads = 128;
-inline constexpr unsigned toolbox_scan_threads = 1024;
 
 /// Unsorted needles: one binary search per needle, 256 threads a block.
 inline constexpr unsigned binary_search_threads = 256;
