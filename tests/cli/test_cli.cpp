@@ -245,3 +245,70 @@ TEST_F(Cli, SpmvScanRefusesAnUnsupportedStepsPerPass) {
 }
 
 }  // namespace
+
+// --- the co-rank toolbox's commands (issue 22) --------------------------------------------------
+
+namespace {
+std::string text_of(const std::string& file) {
+  std::ifstream in(file);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+}  // namespace
+
+TEST_F(Cli, SetOperationsAreStdSetOperationsOnFiles) {
+  write_text("a.txt", "1\n3\n3\n5\n7\n");
+  write_text("b.txt", "3\n4\n5\n5\n");
+  const std::pair<const char*, const char*> want[] = {{"union", "1\n3\n3\n4\n5\n5\n7\n"},
+                                                      {"intersection", "3\n5\n"},
+                                                      {"difference", "1\n3\n7\n"},
+                                                      {"symmetric-difference", "1\n3\n4\n5\n7\n"}};
+  for (const auto& [op, expected] : want) {
+    const result r = run_cli(std::string("set ") + op + " " + path("a.txt") + " " + path("b.txt") +
+                             " -o " + path("c.txt") + " --format text --type i32 --backend cpu");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_EQ(text_of(path("c.txt")), expected) << op;
+  }
+  const result r = run_cli("set union " + path("b.txt") + " " + path("a.txt") + " -o " +
+                           path("c.txt") + " --format text --type u32 --backend cpu");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  write_text("unsorted.txt", "5\n0\n");
+  const result bad = run_cli("set intersection " + path("a.txt") + " " + path("unsorted.txt") +
+                             " -o " + path("c.txt") + " --format text --backend cpu");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.output.find("unsorted.txt' is not sorted: element 1"), std::string::npos)
+      << bad.output;
+}
+
+TEST_F(Cli, SearchGivesLowerAndUpperBoundsOfSortedAndUnsortedNeedles) {
+  write_text("hay.txt", "1\n3\n3\n5\n7\n");
+  write_text("sorted.txt", "0\n3\n5\n8\n");
+  write_text("unsorted.txt", "5\n0\n3\n8\n");
+  const auto search = [&](const std::string& needles, const std::string& flags) {
+    const result r = run_cli("search " + path("hay.txt") + " " + path(needles) + " -o " +
+                             path("i.txt") + " --format text --type i32 --backend cpu " + flags);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return text_of(path("i.txt"));
+  };
+  EXPECT_EQ(search("sorted.txt", ""), "0\n1\n3\n5\n");
+  EXPECT_EQ(search("sorted.txt", "--upper"), "0\n3\n4\n5\n");
+  EXPECT_EQ(search("unsorted.txt", ""), "3\n0\n1\n5\n");
+  EXPECT_EQ(search("unsorted.txt", "--upper"), "4\n0\n3\n5\n");
+}
+
+TEST_F(Cli, MergesMoreThanTwoInputsStablyInOneKWayMerge) {
+  std::vector<std::uint32_t> all;
+  std::string inputs;
+  for (int r = 0; r < 5; ++r) {
+    const auto run = corank::test::sorted_keys<std::uint32_t>(rng, 20000 + 17 * r, 500);
+    write("r" + std::to_string(r) + ".bin", run);
+    inputs += path("r" + std::to_string(r) + ".bin") + " ";
+    all.insert(all.end(), run.begin(), run.end());
+  }
+  const result r = run_cli("merge " + inputs + "-o " + path("m.bin") + " --backend cpu");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(corank::io::read_array<std::uint32_t>(path("m.bin"), corank::io::file_format::binary),
+            all);
+  const result one = run_cli("merge " + path("r0.bin") + " -o " + path("m.bin"));
+  EXPECT_NE(one.exit_code, 0);
+}

@@ -56,6 +56,8 @@ int run(int argc, const char* const* argv) {
   add_spmv_scan_command(app);
   add_sort_command(app);
   add_tune_command(app);
+  add_search_command(app);
+  add_set_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,6 +1,7 @@
-// corank merge A B -o C: merge two sorted files of keys.
+// corank merge A B [C ...] -o OUT: merge sorted files of keys (stable: ties in input order).
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -8,43 +9,79 @@
 #include <string>
 #include <vector>
 
+#include "bench/progress.hpp"
+#include "cli/commands.hpp"
+#include "cli/sorted_input.hpp"
+#include "corank/cpu/merge.hpp"
+#include "corank/cpu/multiway_merge.hpp"
 #include "support/backend/gpu.hpp"
 #include "support/backend/gpu_merge.hpp"
-#include "cli/commands.hpp"
-#include "corank/cpu/merge.hpp"
+#include "support/backend/gpu_toolbox.hpp"
 #include "support/io/array_file.hpp"
 #include "support/io/element_type.hpp"
 #include "support/io/output_file.hpp"
-#include "bench/progress.hpp"
 
 namespace corank::cli {
 namespace {
 
 struct merge_args : key_file_options {
-  std::string input_a, input_b, output, tuning_path;
+  std::vector<std::string> inputs;
+  std::string output, tuning_path;
   std::optional<cuda::merge_tuning> tuning;  // read from tuning_path before the inputs
 };
 
+/// More than two inputs: one k-way merge of them all (a tree of co-rank merge passes).
 template <class T>
-std::vector<T> read_sorted(const std::string& path, io::file_format format) {
-  std::vector<T> keys = io::read_array<T>(path, format);
-  if (const std::size_t i = io::first_unsorted(keys.data(), keys.size()); i != keys.size())
-    throw std::runtime_error("'" + path + "' is not sorted: element " + std::to_string(i) +
-                             " is smaller than element " + std::to_string(i - 1) +
-                             " (merge needs ascending inputs; is --type right?)");
-  return keys;
+void run_multiway_merge(const merge_args& args, io::file_format format,
+                        backend::backend_kind where) {
+  for (const std::string& input : args.inputs) io::check_readable(input);
+  io::output_file out(args.output);
+  bench::progress progress(int(args.inputs.size()) + 2, show_progress(args.quiet, args.progress));
+  std::vector<T> keys;
+  std::vector<std::uint64_t> offsets{0};
+  for (const std::string& input : args.inputs) {
+    progress.step("reading " + input);
+    const std::vector<T> run = read_sorted<T>(input, format, "merge");
+    keys.insert(keys.end(), run.begin(), run.end());
+    offsets.push_back(keys.size());
+  }
+  std::vector<T> merged;
+  io::resize_for(merged, keys.size(), "the merged output");
+  const std::size_t runs = args.inputs.size();
+  progress.step("merging " + std::to_string(runs) + " inputs on the " +
+                std::string(backend::to_string(where)));
+  double ms = 0;
+  if (where == backend::backend_kind::gpu) {
+    ms = backend::gpu_multiway_merge(keys.data(), offsets.data(), runs, merged.data());
+  } else {
+    cpu::options opt;
+    opt.threads = args.threads;
+    const auto start = std::chrono::steady_clock::now();
+    cpu::multiway_merge(keys.data(), offsets.data(), runs, merged.data(), corank::less{}, opt);
+    ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  }
+  progress.step("writing " + args.output);
+  io::write_array(out, merged.data(), merged.size(), format);
+  out.commit();
+  std::fprintf(out.is_stdout() ? stderr : stdout,
+               "merged %zu inputs of %zu %s keys in all on the %s in %.3f ms -> %s\n", runs,
+               keys.size(), args.type.c_str(), std::string(backend::to_string(where)).c_str(), ms,
+               args.output.c_str());
 }
 
 template <class T>
 void run_merge(const merge_args& args, io::file_format format, backend::backend_kind where) {
-  io::check_readable(args.input_a);
-  io::check_readable(args.input_b);
+  if (args.inputs.size() > 2) return run_multiway_merge<T>(args, format, where);
+  const std::string &input_a = args.inputs[0], &input_b = args.inputs[1];
+  io::check_readable(input_a);
+  io::check_readable(input_b);
   io::output_file out(args.output);  // a bad output fails now, not after the work
   bench::progress progress(4, show_progress(args.quiet, args.progress));
-  progress.step("reading " + args.input_a);
-  const std::vector<T> a = read_sorted<T>(args.input_a, format);
-  progress.step("reading " + args.input_b);
-  const std::vector<T> b = read_sorted<T>(args.input_b, format);
+  progress.step("reading " + input_a);
+  const std::vector<T> a = read_sorted<T>(input_a, format, "merge");
+  progress.step("reading " + input_b);
+  const std::vector<T> b = read_sorted<T>(input_b, format, "merge");
   std::vector<T> merged;
   io::resize_for(merged, a.size() + b.size(), "the merged output");
 
@@ -74,9 +111,12 @@ void run_merge(const merge_args& args, io::file_format format, backend::backend_
 
 void add_merge_command(CLI::App& app) {
   auto args = std::make_shared<merge_args>();
-  CLI::App* cmd = app.add_subcommand("merge", "Merge two sorted files of keys into one (stable)");
-  cmd->add_option("A", args->input_a, "First sorted input (a file or a pipe)")->required();
-  cmd->add_option("B", args->input_b, "Second sorted input (a file or a pipe)")->required();
+  CLI::App* cmd = app.add_subcommand(
+      "merge", "Merge sorted files of keys into one (stable: ties in input order)");
+  cmd->add_option("INPUTS", args->inputs,
+                  "Sorted inputs, two or more (files or pipes; more than two: one k-way merge)")
+      ->required()
+      ->expected(2, -1);
   cmd->add_option("-o,--output", args->output, "Output file (written atomically)")->required();
   add_key_file_options(cmd, *args);
   cmd->add_option("--tuning", args->tuning_path,

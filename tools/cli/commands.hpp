@@ -59,5 +59,7 @@ void add_bench_command(CLI::App& app);
 void add_spmv_scan_command(CLI::App& app);
 void add_sort_command(CLI::App& app);
 void add_tune_command(CLI::App& app);
+void add_search_command(CLI::App& app);
+void add_set_command(CLI::App& app);
 
 }  // namespace corank::cli

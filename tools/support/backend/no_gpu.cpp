@@ -5,6 +5,7 @@
 #include "support/backend/gpu_merge.hpp"
 #include "support/backend/gpu_scan.hpp"
 #include "support/backend/gpu_sort.hpp"
+#include "support/backend/gpu_toolbox.hpp"
 #include "support/io/element_type.hpp"
 
 namespace corank::backend {
@@ -25,7 +26,7 @@ double gpu_spmv_scan(float*, const float*, const std::int64_t*, std::size_t, std
   throw std::runtime_error("this corank was built without the CUDA backend");
 }
 
-#define CORANK_INSTANTIATE(T, tag) \
+#define CORANK_INSTANTIATE(T, tag)                                               \
   template double gpu_merge<T>(const T*, std::size_t, const T*, std::size_t, T*, \
                                const cuda::merge_tuning*);
 CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
@@ -37,6 +38,28 @@ double gpu_sort(T*, std::size_t, gpu_sort_algorithm) {
 }
 
 #define CORANK_INSTANTIATE(T, tag) template double gpu_sort<T>(T*, std::size_t, gpu_sort_algorithm);
+CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
+#undef CORANK_INSTANTIATE
+
+template <class T>
+double gpu_search(const T*, std::size_t, const T*, std::size_t, bool, bool, std::uint64_t*) {
+  throw std::runtime_error("this corank was built without the CUDA backend");
+}
+template <class T>
+double gpu_set_operation(set_op, const T*, std::size_t, const T*, std::size_t, T*, std::size_t*) {
+  throw std::runtime_error("this corank was built without the CUDA backend");
+}
+template <class T>
+double gpu_multiway_merge(const T*, const std::uint64_t*, std::size_t, T*) {
+  throw std::runtime_error("this corank was built without the CUDA backend");
+}
+
+#define CORANK_INSTANTIATE(T, tag)                                                               \
+  template double gpu_search<T>(const T*, std::size_t, const T*, std::size_t, bool, bool,        \
+                                std::uint64_t*);                                                 \
+  template double gpu_set_operation<T>(set_op, const T*, std::size_t, const T*, std::size_t, T*, \
+                                       std::size_t*);                                            \
+  template double gpu_multiway_merge<T>(const T*, const std::uint64_t*, std::size_t, T*);
 CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
 #undef CORANK_INSTANTIATE
 

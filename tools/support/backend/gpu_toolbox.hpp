@@ -1,0 +1,28 @@
+// The co-rank toolbox on the GPU for the CLI (corank search, corank set, corank merge with more
+// than two inputs): host arrays in, host arrays out, kernel time (device events) returned.
+// Throws std::runtime_error on CUDA errors.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "corank/merge_path_walk.hpp"
+
+namespace corank::backend {
+
+/// out[i] = the lower (upper) bound of needles[i] in the sorted haystack: one merge-path pass
+/// when the needles are sorted, a binary search each otherwise.
+template <class T>
+double gpu_search(const T* haystack, std::size_t m, const T* needles, std::size_t n,
+                  bool needles_sorted, bool upper, std::uint64_t* out);
+
+/// The set operation on sorted a and b into out (room for set_operation_max_outputs); *count.
+template <class T>
+double gpu_set_operation(set_op op, const T* a, std::size_t m, const T* b, std::size_t n, T* out,
+                         std::size_t* count);
+
+/// The stable merge of the runs keys[offsets[r], offsets[r + 1]), r < runs, into out.
+template <class T>
+double gpu_multiway_merge(const T* keys, const std::uint64_t* offsets, std::size_t runs, T* out);
+
+}  // namespace corank::backend
