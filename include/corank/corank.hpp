@@ -12,3 +12,4 @@
 #include "corank/cpu/multiway_merge.hpp"
 #include "corank/cpu/set_operations.hpp"
 #include "corank/cpu/sorted_search.hpp"
+#include "corank/cpu/join.hpp"

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <vector>
 
+#include "corank/cpu/join.hpp"
 #include "corank/cpu/load_balance.hpp"
 #include "corank/cpu/multiway_merge.hpp"
 #include "corank/cpu/set_operations.hpp"
@@ -251,3 +252,46 @@ TEST_F(CpuToolbox, MultiwayMergeIsStableByRunOrder) {
 }
 
 }  // namespace
+
+// --- joins --------------------------------------------------------------------------------------
+
+namespace {
+
+/// The nested-loop join: pairs by i, then j; unmatched A in place; unmatched B last.
+template <class T>
+corank::cpu::join_result nested_loop_join(corank::cpu::join_kind kind, const std::vector<T>& a,
+                                          const std::vector<T>& b) {
+  corank::cpu::join_result r;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    bool matched = false;
+    for (std::size_t j = 0; j < b.size(); ++j)
+      if (a[i] == b[j]) r.a.push_back(i), r.b.push_back(j), matched = true;
+    if (!matched && kind != corank::cpu::join_kind::inner)
+      r.a.push_back(i), r.b.push_back(corank::cpu::no_match);
+  }
+  if (kind == corank::cpu::join_kind::full_outer)
+    for (std::size_t j = 0; j < b.size(); ++j)
+      if (std::find(a.begin(), a.end(), b[j]) == a.end())
+        r.a.push_back(corank::cpu::no_match), r.b.push_back(j);
+  return r;
+}
+
+}  // namespace
+
+TEST_F(CpuToolbox, JoinsMatchTheNestedLoopJoin) {
+  using corank::cpu::join_kind;
+  std::vector<sorted_pair<std::uint32_t>> cases;
+  for (auto& c : awkward_pairs<std::uint32_t>(rng, 16))  // small: the reference is quadratic
+    if (c.a.size() * c.b.size() <= 200000) cases.push_back(std::move(c));
+  cases.push_back(
+      {"many-to-many", std::vector<std::uint32_t>(300, 5), std::vector<std::uint32_t>(400, 5)});
+  for (const auto& c : cases)
+    for (const join_kind kind : {join_kind::inner, join_kind::left_outer, join_kind::full_outer})
+      for (const auto& opt : thread_settings()) {
+        const auto want = nested_loop_join(kind, c.a, c.b);
+        const auto got = corank::cpu::join(kind, c.a.begin(), c.a.end(), c.b.begin(), c.b.end(),
+                                           corank::less{}, opt);
+        ASSERT_EQ(got.a, want.a) << c.name << " kind " << int(kind) << " threads " << opt.threads;
+        ASSERT_EQ(got.b, want.b) << c.name << " kind " << int(kind) << " threads " << opt.threads;
+      }
+}
