@@ -24,12 +24,11 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "corank/cuda/detail/bitonic_sort.cuh"
 #include "corank/cuda/detail/temporary_storage.cuh"
 #include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
-#include "corank/cuda/kernels/bitonic_sort.cuh"
 #include "corank/cuda/memory.cuh"
-#include "corank/cuda/tuning/sort.cuh"
 #include "corank/functional.hpp"
 
 namespace corank::cuda {
@@ -41,86 +40,12 @@ struct transfer_timings {
 
 namespace detail {
 
-inline int ceil_log2(std::size_t n) {
-  int bits = 0;
-  while ((std::size_t(1) << bits) < n) ++bits;
-  return bits;
-}
-
 template <class Key, class Value>
 constexpr void check_sort_types() {
   static_assert(std::is_trivially_copyable_v<Key> && sizeof(Key) <= 16,
                 "corank::cuda sorts: keys must be trivially copyable, at most 16 bytes");
   static_assert(std::is_trivially_copyable_v<Value> && sizeof(Value) <= 16,
                 "corank::cuda sorts: values must be trivially copyable, at most 16 bytes");
-}
-
-/// Allows a kernel more than 48 KiB of dynamic shared memory (once per kernel).
-template <class Kernel>
-cudaError_t allow_smem(Kernel kernel, std::size_t bytes) {
-  if (bytes <= 48 * 1024) return cudaSuccess;
-  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
-}
-
-/// The sort with a given shape (tuning::bitonic_shape); the entry points pass the tuned one.
-template <class Key, class Value, class Compare,
-          class Policy = tuning::bitonic_policy<
-              sizeof(Key), std::is_same_v<Value, block::no_value> ? 0 : sizeof(Value)>>
-cudaError_t bitonic_sort_impl(Key* keys, Value* vals, std::size_t n, Compare comp,
-                              cudaStream_t stream) {
-  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
-  constexpr int NT = Policy::tile_threads, B = Policy::tile_bits_per_thread;
-  constexpr int BG = Policy::global_bits, GT = Policy::global_threads;
-  constexpr unsigned capacity = Policy::tile_items;
-  constexpr int tile_bits = __builtin_ctz(capacity);
-  if (n && !keys) return cudaErrorInvalidValue;
-  if (has_values && n && !vals) return cudaErrorInvalidValue;
-  if (n < 2) return cudaSuccess;
-  if (has_values &&
-      (n > std::size_t(-1) / 16 || overlaps(keys, n * sizeof(Key), vals, n * sizeof(Value))))
-    return cudaErrorInvalidValue;
-  const auto tile_kernel =
-      kernels::bitonic_tile<NT, B, capacity, Policy::tile_min_blocks, Key, Value, Compare>;
-  constexpr std::size_t smem = kernels::bitonic_smem_bytes<Key, Value>(capacity);
-  static const cudaError_t smem_status = allow_smem(tile_kernel, smem);
-  CORANK_CUDA_TRY(smem_status);
-  const std::size_t tiles = (n + capacity - 1) / capacity;
-  if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
-  // Tails in tiles of twice the capacity, for stages where that saves a global pass (without
-  // wide tails, the same kernel as the tiles': nothing more to compile).
-  constexpr unsigned wide_capacity = Policy::wide_tails ? 2 * capacity : capacity;
-  const auto wide_kernel =
-      kernels::bitonic_tile<NT, B, wide_capacity, Policy::tile_min_blocks, Key, Value, Compare>;
-  constexpr std::size_t wide_smem = kernels::bitonic_smem_bytes<Key, Value>(wide_capacity);
-  bool wide_tails = false;
-  if constexpr (Policy::wide_tails) {
-    static const cudaError_t wide_smem_status = allow_smem(wide_kernel, wide_smem);
-    CORANK_CUDA_TRY(wide_smem_status);
-    int sms = 0;
-    CORANK_CUDA_TRY(multiprocessor_count(&sms));
-    wide_tails = tiles / 2 >= std::size_t(sms) * Policy::wide_tails_min_tiles_per_sm;
-  }
-  cudaError_t status = cudaSuccess;
-  kernels::bitonic_plan(
-      ceil_log2(n), tile_bits, BG,
-      [&](int lo, int t_hi, int t_lo, bool flip) {
-        if (status != cudaSuccess) return;
-        const std::size_t chunks = kernels::bitonic_chunks(n, lo, BG);
-        kernels::bitonic_global_pass<BG><<<unsigned((chunks + GT - 1) / GT), GT, 0, stream>>>(
-            keys, vals, n, chunks, lo, t_hi, t_lo, flip, comp);
-        status = cudaGetLastError();
-      },
-      [&](int first, int last, bool wide) {
-        if (status != cudaSuccess) return;
-        if (wide)
-          wide_kernel<<<unsigned((tiles + 1) / 2), NT, wide_smem, stream>>>(keys, vals, n, first,
-                                                                            last, comp);
-        else
-          tile_kernel<<<unsigned(tiles), NT, smem, stream>>>(keys, vals, n, first, last, comp);
-        status = cudaGetLastError();
-      },
-      wide_tails);
-  return status;
 }
 
 /// The device copy of bitonic_sort_host, its temporary storage.
@@ -167,14 +92,6 @@ cudaError_t bitonic_sort_host_impl(const temporary_storage& storage, Key* host_k
   for (auto& e : marks)
     if (e) cudaEventDestroy(e);
   return status;
-}
-
-/// The sort from `storage` (which it does not need: the network sorts in place).
-template <class Key, class Value, class Compare>
-cudaError_t bitonic_sort_from(const temporary_storage& storage, Key* keys, Value* vals,
-                              std::size_t n, Compare comp, cudaStream_t stream) {
-  return with_temporary_storage(
-      storage, 0, stream, [&](void*) { return bitonic_sort_impl(keys, vals, n, comp, stream); });
 }
 
 }  // namespace detail
