@@ -15,3 +15,4 @@
 #include "corank/cuda/multiway_merge.cuh"
 #include "corank/cuda/set_operations.cuh"
 #include "corank/cuda/sorted_search.cuh"
+#include "corank/cuda/join.cuh"

@@ -115,6 +115,14 @@ CORANK_HD Size gallop_bound_within(It x, Size lo, Size hi, const Key& key, Compa
 /// last of the longer run) themselves.
 enum class set_op { unite, intersect, difference, symmetric_difference };
 
+/// The joins of two sorted key arrays (cpu/join.hpp, cuda/join.cuh): the index pairs of
+/// equivalent keys (inner), and each key without a match once, paired with no_match (left outer:
+/// A's; full outer: A's and B's).
+enum class join_kind { inner, left_outer, full_outer };
+
+/// The index of an outer join's missing side.
+inline constexpr std::size_t no_match = ~std::size_t(0);
+
 /// Where a piece of a set operation ends: a[0, a) and b[0, b) are before the cut.
 template <class Size>
 struct cut_pair {

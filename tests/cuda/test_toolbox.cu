@@ -8,6 +8,7 @@
 #include <numeric>
 #include <vector>
 
+#include "corank/cuda/join.cuh"
 #include "corank/cuda/load_balance.cuh"
 #include "corank/cuda/multiway_merge.cuh"
 #include "corank/cuda/set_operations.cuh"
@@ -308,3 +309,56 @@ TEST_F(GpuToolbox, MultiwayMergeIsStableByRunOrder) {
 }
 
 }  // namespace
+
+// --- joins --------------------------------------------------------------------------------------
+
+TEST_F(GpuToolbox, JoinsMatchTheNestedLoopJoin) {
+  CORANK_REQUIRE_GPU();
+  std::vector<sorted_pair<std::uint32_t>> cases;
+  for (auto& c : awkward_pairs<std::uint32_t>(rng, 64))  // small: the reference is quadratic
+    if (c.a.size() * c.b.size() <= 400000) cases.push_back(std::move(c));
+  cases.push_back(
+      {"many-to-many", std::vector<std::uint32_t>(700, 5), std::vector<std::uint32_t>(900, 5)});
+  for (const auto& c : cases)
+    for (const corank::join_kind kind : every_join_kind) {
+      const auto want = nested_loop_join(kind, c.a, c.b);
+      device_buffer<std::uint32_t> da(c.a), db(c.b);
+      std::size_t pairs = 0;
+      CORANK_ASSERT_CUDA(cc::join_size(kind, da.data(), c.a.size(), db.data(), c.b.size(), &pairs));
+      ASSERT_EQ(pairs, want.a.size()) << c.name << " kind " << int(kind);
+      device_buffer<std::size_t> out_a(pairs), out_b(pairs);
+      out_a.poison(), out_b.poison();
+      CORANK_ASSERT_CUDA(cc::join(kind, da.data(), c.a.size(), db.data(), c.b.size(), out_a.data(),
+                                  out_b.data(), pairs));
+      ASSERT_EQ(out_a.to_host(), want.a) << c.name << " kind " << int(kind);
+      ASSERT_EQ(out_b.to_host(), want.b) << c.name << " kind " << int(kind);
+    }
+}
+
+TEST_F(GpuToolbox, JoinSpreadsAHugeManyToManyMatch) {
+  CORANK_REQUIRE_GPU();
+  // 3000 x 4000 equal keys between singletons: 12 million pairs of one key.
+  std::vector<std::uint32_t> a{1}, b{0};
+  a.insert(a.end(), 3000, 7u), b.insert(b.end(), 4000, 7u);
+  a.push_back(9), b.push_back(8);
+  device_buffer<std::uint32_t> da(a), db(b);
+  std::size_t pairs = 0;
+  CORANK_ASSERT_CUDA(cc::join_size(corank::join_kind::full_outer, da.data(), a.size(), db.data(),
+                                   b.size(), &pairs));
+  ASSERT_EQ(pairs, 3000u * 4000u + 2 + 2);
+  device_buffer<std::size_t> out_a(pairs), out_b(pairs);
+  CORANK_ASSERT_CUDA(cc::join(corank::join_kind::full_outer, da.data(), a.size(), db.data(),
+                              b.size(), out_a.data(), out_b.data(), pairs));
+  const auto ga = out_a.to_host(), gb = out_b.to_host();
+  ASSERT_EQ(ga[0], 0u);
+  ASSERT_EQ(gb[0], corank::no_match);
+  for (std::size_t k = 1; k + 3 < pairs; ++k) {
+    ASSERT_EQ(ga[k], 1 + (k - 1) / 4000) << k;
+    ASSERT_EQ(gb[k], 1 + (k - 1) % 4000) << k;
+  }
+  EXPECT_EQ(ga[pairs - 3], 3001u);
+  EXPECT_EQ(gb[pairs - 3], corank::no_match);
+  EXPECT_EQ(ga[pairs - 2], corank::no_match);
+  EXPECT_EQ(gb[pairs - 2], 0u);
+  EXPECT_EQ(gb[pairs - 1], 4001u);
+}

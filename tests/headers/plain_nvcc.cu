@@ -113,5 +113,8 @@ cudaError_t instantiate_the_toolbox(unsigned* k, float* v, std::size_t n, unsign
   keep(cc::multiway_merge(r, k, offsets, segments, n, k, corank::less{}, stream));
   keep(cc::multiway_merge_by_key(k, v, offsets, segments, n, k, v, temp, bytes, corank::less{},
                                  stream));
+  keep(cc::join_size(corank::join_kind::full_outer, k, n, k + n, n, count, corank::less{}, stream));
+  keep(cc::join(corank::join_kind::inner, k, n, k + n, n, count, count + n, n, corank::less{},
+                stream));
   return e;
 }

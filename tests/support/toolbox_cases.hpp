@@ -154,4 +154,28 @@ inline std::vector<std::uint32_t> reference_segments(const std::vector<std::size
   return segment;
 }
 
+/// A join's pairs: (a[k], b[k]).
+struct join_pairs {
+  std::vector<std::size_t> a, b;
+};
+
+/// The nested-loop join: pairs by i, then j; A's unmatched in place; B's unmatched last.
+template <class T>
+join_pairs nested_loop_join(join_kind kind, const std::vector<T>& a, const std::vector<T>& b) {
+  join_pairs r;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    bool matched = false;
+    for (std::size_t j = 0; j < b.size(); ++j)
+      if (a[i] == b[j]) r.a.push_back(i), r.b.push_back(j), matched = true;
+    if (!matched && kind != join_kind::inner) r.a.push_back(i), r.b.push_back(no_match);
+  }
+  if (kind == join_kind::full_outer)
+    for (std::size_t j = 0; j < b.size(); ++j)
+      if (std::find(a.begin(), a.end(), b[j]) == a.end()) r.a.push_back(no_match), r.b.push_back(j);
+  return r;
+}
+
+inline constexpr join_kind every_join_kind[] = {join_kind::inner, join_kind::left_outer,
+                                                join_kind::full_outer};
+
 }  // namespace corank::test

@@ -21,13 +21,12 @@
 #include "corank/cpu/options.hpp"
 #include "corank/cpu/sorted_search.hpp"
 #include "corank/functional.hpp"
+#include "corank/merge_path_walk.hpp"
 
 namespace corank::cpu {
 
-enum class join_kind { inner, left_outer, full_outer };
-
-/// The index of an outer join's missing side.
-inline constexpr std::size_t no_match = ~std::size_t(0);
+using corank::join_kind;
+using corank::no_match;
 
 /// A join's pairs: (a[k], b[k]) for k < size.
 struct join_result {
