@@ -5,13 +5,20 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "bench/cpu_peers.hpp"
+
 namespace corank::bench {
 
-/// __gnu_parallel::merge on `threads` threads.
-void gnu_parallel_merge(const std::uint32_t* a, std::size_t m, const std::uint32_t* b,
-                        std::size_t n, std::uint32_t* out, int threads);
+/// __gnu_parallel::merge on `threads` threads (T: std::uint32_t or key_value32).
+template <class T>
+void gnu_parallel_merge(const T* a, std::size_t m, const T* b, std::size_t n, T* out, int threads);
 
-/// __gnu_parallel::sort with the multiway mergesort on `threads` threads.
-void gnu_parallel_sort(std::uint32_t* first, std::uint32_t* last, int threads);
+/// __gnu_parallel::sort with the multiway mergesort on `threads` threads (T: std::uint32_t or
+/// std::uint64_t).
+template <class T>
+void gnu_parallel_sort(T* first, T* last, int threads);
+
+/// __gnu_parallel::stable_sort (the stable multiway mergesort) on `threads` threads.
+void gnu_parallel_stable_sort(key_value32* first, key_value32* last, int threads);
 
 }  // namespace corank::bench

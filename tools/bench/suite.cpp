@@ -111,12 +111,12 @@ suite_result run_suite(const suite_config& config, std::ostream& tables) {
   run("cpu merge", [&] {
     run_config c = cpu;
     c.sizes = sizes_or(default_merge_sizes(config.quick));
-    return std::vector<report>{run_merge_bench(c, cpu_merge_contenders())};
+    return run_cpu_merge_benches(c, config.quick);
   });
   run("cpu sort", [&] {
     run_config c = cpu;
     c.sizes = sizes_or(default_sort_sizes(config.quick));
-    return std::vector<report>{run_sort_bench(c, cpu_sort_contenders())};
+    return run_cpu_sort_benches(c, config.quick);
   });
   run("cpu spmv-scan", [&] {
     return std::vector<report>{

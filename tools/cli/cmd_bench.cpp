@@ -106,8 +106,8 @@ void run_merge_bench(const bench_args& args) {
     config.tuning = tuning ? &*tuning : nullptr;
     return finish(bench::run_gpu_merge_bench(config), outputs);
   }
-  finish({bench::run_merge_bench(cpu_config(args, bench::default_merge_sizes(args.quick)),
-                                 bench::cpu_merge_contenders())},
+  finish(bench::run_cpu_merge_benches(cpu_config(args, bench::default_merge_sizes(args.quick)),
+                                      args.quick),
          outputs);
 }
 
@@ -120,8 +120,8 @@ void run_sort_bench(const bench_args& args) {
     config.show_progress = !args.quiet;
     return finish(bench::run_gpu_sort_bench(config), outputs);
   }
-  finish({bench::run_sort_bench(cpu_config(args, bench::default_sort_sizes(args.quick)),
-                                bench::cpu_sort_contenders())},
+  finish(bench::run_cpu_sort_benches(cpu_config(args, bench::default_sort_sizes(args.quick)),
+                                     args.quick),
          outputs);
 }
 
