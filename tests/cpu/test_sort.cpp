@@ -129,7 +129,8 @@ TEST_F(CpuSort, StructKeysWithACustomComparator) {
 
 // Keys-only integer sorts take the SIMD base case where the build has one (cpu/simd_sort.hpp):
 // every width it handles, signed and unsigned, both orders, around the sequential threshold and
-// with few distinct keys; by key (values = positions, packed into pairs) they stay stable.
+// the tagged sort's chunk, with few distinct keys; by key (values = positions, packed into pairs;
+// keys of up to 32 bits through the SIMD sort of (key, index) tags) they stay stable.
 template <class T>
 std::vector<T> integer_keys(std::mt19937_64& rng, std::size_t n, std::uint64_t range) {
   std::vector<T> v(n);
@@ -140,8 +141,9 @@ std::vector<T> integer_keys(std::mt19937_64& rng, std::size_t n, std::uint64_t r
 template <class T, class Fixture>
 void check_integer_width(Fixture& f, std::mt19937_64& rng) {
   const std::size_t seq = corank::cpu::tuning::sequential_below_items;
+  const std::size_t chunk = corank::cpu::tuning::sort_tagged_chunk_items;
   for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(17), seq - 1,
-                        seq, seq + 1, std::size_t(100003)})
+                        seq, seq + 1, std::size_t(100003), chunk + 1, 2 * chunk + 7})
     for (int t : {1, 2, 4}) {
       corank::cpu::options opt;
       opt.threads = t;  // the default threshold: both sides of it

@@ -78,6 +78,37 @@ inline bool avoid_slow_simd_targets() {
 }
 #endif
 
+/// Whether keys of type K under Compare may be sorted stably by the SIMD sort, each tagged with
+/// its index (simd_stable_order): integers of at most 32 bits, ordered by corank::less or
+/// corank::greater.
+template <class K, class Compare>
+inline constexpr bool simd_sortable_tagged =
+    CORANK_HAS_SIMD_SORT&& std::is_integral_v<K> && !std::is_same_v<K, bool> && sizeof(K) <= 4 &&
+    (std::is_same_v<Compare, corank::less> || std::is_same_v<Compare, corank::greater>);
+
+/// The unsigned bits whose ascending order is comp's order of integer keys of at most 32 bits:
+/// the sign bit flipped (signed keys), all bits flipped (corank::greater).
+template <class Compare, class K>
+std::uint32_t ordered_bits(K key) {
+  std::uint32_t bits = static_cast<std::make_unsigned_t<K>>(key);
+  if constexpr (std::is_signed_v<K>) bits ^= std::uint32_t(1) << (8 * sizeof(K) - 1);
+  if constexpr (std::is_same_v<Compare, corank::greater>) bits = ~bits;
+  return bits;
+}
+
+template <class Compare, class It>
+void simd_sort(It keys, std::ptrdiff_t n);
+
+/// The stable order of keys[0, n) (n < 2^32; where simd_sortable_tagged): tagged[i] = (key bits
+/// << 32) | index, sorted by vqsort. Ties sort by index, so an unstable sort of the tags is a
+/// stable sort of the keys; the low 32 bits of tagged[r] are the index of the key of rank r.
+template <class Compare, class KeyIt>
+void simd_stable_order(KeyIt keys, std::ptrdiff_t n, std::uint64_t* tagged) {
+  for (std::ptrdiff_t i = 0; i < n; ++i)
+    tagged[i] = std::uint64_t(ordered_bits<Compare>(keys[i])) << 32 | std::uint64_t(i);
+  simd_sort<corank::less>(tagged, n);
+}
+
 /// Sorts keys[0, n) in place with vqsort (only where simd_sortable<It, Compare>).
 template <class Compare, class It>
 void simd_sort(It keys, std::ptrdiff_t n) {

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <memory>
 #include <type_traits>
@@ -184,12 +185,64 @@ struct buffer_item<discard_iterator> {
 template <class It>
 using buffer_item_t = typename buffer_item<It>::type;
 
+/// The parallel stable sort of keys[0, n) (values alongside) on `threads` threads, from chunks of
+/// `width` items (the last may be shorter; at least 2 chunks unless n <= width): each chunk is
+/// sorted by sort_chunk_at(begin, len), one thread each; then pairwise passes merge them, every
+/// pass cut into pieces by co-rank over its whole output. The result ends in keys/vals.
+template <class KeyIt, class ValIt, class BufKeys, class BufVals, class Compare, class SortChunk>
+void sort_in_chunks(KeyIt keys_first, ValIt vals_first, BufKeys buf_keys, BufVals buf_vals,
+                    std::ptrdiff_t n, std::ptrdiff_t width, int threads, Compare comp,
+                    SortChunk sort_chunk_at) {
+  using size = std::ptrdiff_t;
+  const size chunks = (n + width - 1) / width;
+  const size piece_items =
+      n / (size(threads) * tuning::merge_chunks_per_thread) + tuning::merge_min_chunk_items;
+  // What the threads of each merge pass share (merge_in_pieces): widths double from 16 items up
+  // to n, and a sort moves its items, so types that are not trivially copyable need the cuts.
+  piece_cuts passes[64];
+  if constexpr (moves_from<decltype(moving(keys_first))> ||
+                moves_from<decltype(moving(vals_first))>) {
+    int pass = 0;
+    for (size w = width; w < n; w *= 2, ++pass)
+      passes[pass].cuts.resize(
+          static_cast<std::size_t>(((n + 2 * w - 1) / (2 * w)) * (pass_parts(w, piece_items) + 1)));
+  }
+  region_errors errors;
+  bool in_buffer = false;
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp for schedule(static, 1)
+    for (size c = 0; c < chunks; ++c)
+      errors.run([&] {
+        const size begin = c * width, len = width < n - begin ? width : n - begin;
+        sort_chunk_at(begin, len);
+      });
+    const bool ends_in_buffer = merge_passes(keys_first, vals_first, buf_keys, buf_vals, n, width,
+                                             piece_items, true, passes, &errors, comp);
+#pragma omp single
+    in_buffer = ends_in_buffer;
+  }
+  errors.rethrow();
+  if (in_buffer) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (size c = 0; c < size(threads); ++c)
+      errors.run([&] {
+        const size begin = even_split<size>(n, threads, c),
+                   end = even_split<size>(n, threads, c + 1);
+        copy_back(buf_keys + begin, buf_vals + begin, keys_first + begin, vals_first + begin,
+                  end - begin);
+      });
+    errors.rethrow();
+  }
+}
+
 }  // namespace detail
 
 /// Stable sort of keys[first, last) with values moved alongside (vals_first...), on all cores.
 /// Key and value types must be default-constructible and movable (move-only types work); extra
 /// memory: n keys and n values, or, for trivially copyable keys and values of at most 8 bytes
-/// each (sorted as {key, value} pairs), 2n such pairs.
+/// each (sorted as {key, value} pairs), 2n such pairs (and n 64-bit words for integer keys of at
+/// most 32 bits under corank::less or greater, whose chunks the SIMD sort orders, simd_sort.hpp).
 ///
 /// Precondition: comp is a strict weak order on the keys. Violated (NaN keys under <, `<=`, an
 /// inconsistent comparator), the call still returns, with a permutation of the keys (values
@@ -205,14 +258,34 @@ void stable_sort_by_key(KeyIt keys_first, KeyIt keys_last, ValIt vals_first, Com
   if constexpr (detail::pack_by_key<KeyIt, ValIt>) {
     // One pass packs, one unpacks: the merge passes in between move each pair once, not a key and
     // then a value from two arrays (2x the time of the same sort of structs, issue 23).
-    using pair = detail::key_value<typename std::iterator_traits<KeyIt>::value_type,
-                                   typename std::iterator_traits<ValIt>::value_type>;
+    using key_type = typename std::iterator_traits<KeyIt>::value_type;
+    using pair = detail::key_value<key_type, typename std::iterator_traits<ValIt>::value_type>;
     detail::sort_buffer<pair> pairs(static_cast<std::size_t>(n));
     pair* p = pairs.begin();
     const int threads = detail::threads_for(static_cast<std::size_t>(n), opt);
+    if constexpr (detail::simd_sortable_tagged<key_type, Compare>) {
+      // Each thread's chunk in stable order by the SIMD sort of (key, index) words, gathered into
+      // pairs (within the chunk: in cache at 16 threads and 10M items); the merge passes go on
+      // from there.
+      detail::sort_buffer<pair> buffer(static_cast<std::size_t>(n));
+      detail::sort_buffer<std::uint64_t> tagged(static_cast<std::size_t>(n));
+      const size most = tuning::sort_tagged_chunk_items;
+      const size per_thread = (n + threads - 1) / threads;
+      detail::sort_in_chunks(p, discard_iterator{}, buffer.begin(), discard_iterator{}, n,
+                             per_thread < most ? per_thread : most, threads,
+                             detail::by_pair_key<Compare>{comp}, [&](size begin, size len) {
+                               std::uint64_t* order = tagged.begin() + begin;
+                               detail::simd_stable_order<Compare>(keys_first + begin, len, order);
+                               for (size i = 0; i < len; ++i) {
+                                 const size from = begin + size(order[i] & 0xFFFFFFFFu);
+                                 p[begin + i] = pair{keys_first[from], vals_first[from]};
+                               }
+                             });
+    } else {
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (size i = 0; i < n; ++i) p[i] = pair{keys_first[i], vals_first[i]};
-    stable_sort_by_key(p, p + n, discard_iterator{}, detail::by_pair_key<Compare>{comp}, opt);
+      for (size i = 0; i < n; ++i) p[i] = pair{keys_first[i], vals_first[i]};
+      stable_sort_by_key(p, p + n, discard_iterator{}, detail::by_pair_key<Compare>{comp}, opt);
+    }
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (size i = 0; i < n; ++i) keys_first[i] = p[i].key, vals_first[i] = p[i].value;
     return;
@@ -228,49 +301,12 @@ void stable_sort_by_key(KeyIt keys_first, KeyIt keys_last, ValIt vals_first, Com
   // equal width (the last chunk takes the remainder).
   const size block = tuning::sort_block_items;
   const size blocks = (n + block - 1) / block;
-  const size width = ((blocks + threads - 1) / threads) * block;
-  const size chunks = (n + width - 1) / width;
-  const size piece_items =
-      n / (size(threads) * tuning::merge_chunks_per_thread) + tuning::merge_min_chunk_items;
-  // What the threads of each merge pass share (merge_in_pieces): widths double from 16 items up
-  // to n, and a sort moves its items, so types that are not trivially copyable need the cuts.
-  detail::piece_cuts passes[64];
-  if constexpr (detail::moves_from<decltype(detail::moving(keys_first))> ||
-                detail::moves_from<decltype(detail::moving(vals_first))>) {
-    int pass = 0;
-    for (size w = width; w < n; w *= 2, ++pass)
-      passes[pass].cuts.resize(static_cast<std::size_t>(((n + 2 * w - 1) / (2 * w)) *
-                                                        (detail::pass_parts(w, piece_items) + 1)));
-  }
-  detail::region_errors errors;
-  bool in_buffer = false;
-#pragma omp parallel num_threads(threads)
-  {
-#pragma omp for schedule(static, 1)
-    for (size c = 0; c < chunks; ++c)
-      errors.run([&] {
-        const size begin = c * width, len = width < n - begin ? width : n - begin;
+  detail::sort_in_chunks(
+      keys_first, vals_first, buf_keys.begin(), buf_vals.begin(), n,
+      ((blocks + threads - 1) / threads) * block, threads, comp, [&](size begin, size len) {
         detail::sort_chunk(keys_first + begin, vals_first + begin, buf_keys.begin() + begin,
                            buf_vals.begin() + begin, len, comp);
       });
-    const bool ends_in_buffer =
-        detail::merge_passes(keys_first, vals_first, buf_keys.begin(), buf_vals.begin(), n, width,
-                             piece_items, true, passes, &errors, comp);
-#pragma omp single
-    in_buffer = ends_in_buffer;
-  }
-  errors.rethrow();
-  if (in_buffer) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (size c = 0; c < size(threads); ++c)
-      errors.run([&] {
-        const size begin = even_split<size>(n, threads, c),
-                   end = even_split<size>(n, threads, c + 1);
-        detail::copy_back(buf_keys.begin() + begin, buf_vals.begin() + begin, keys_first + begin,
-                          vals_first + begin, end - begin);
-      });
-    errors.rethrow();
-  }
 }
 
 /// Stable sort of [first, last): the contract of std::stable_sort (and the precondition and

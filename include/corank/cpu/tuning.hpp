@@ -24,6 +24,12 @@ inline constexpr std::ptrdiff_t merge_min_stream_items = 64;
 /// The stable sort starts from blocks of this many items sorted by insertion.
 inline constexpr std::ptrdiff_t sort_block_items = 16;
 
+/// Stable SIMD sorts by key (cpu/sort.hpp) order chunks of at most this many items, one per
+/// thread, before merging: the gather of their keys and values by index then stays in the
+/// per-core caches (2^18 items: 2 MiB of 32-bit keys and values). A power of two below 2^32 (the
+/// tags' index has 32 bits).
+inline constexpr std::ptrdiff_t sort_tagged_chunk_items = std::ptrdiff_t(1) << 18;
+
 /// The sparse-matrix iteration (scaled_segmented_scan_iterations) takes each element through this
 /// many steps in one sweep (at most iteration_most_steps_per_pass: a kernel each), unless the
 /// slices' leading parts (swept one after another, once the slices before are done) exceed
