@@ -21,7 +21,20 @@ struct run_config {
   timing_config timing;
   bool show_progress = true;
   std::uint64_t seed = 1;
+  /// CPU sort and merge: the item types to run ("u32", "u64", "pairs"); empty: the defaults.
+  std::vector<std::string> types;
+  /// Only the contenders whose name contains one of these (the copy reference always); empty: all.
+  std::vector<std::string> only;
 };
+
+/// Whether `type` is among config.types, or among `defaults` when config.types is empty.
+inline bool runs_type(const run_config& config, const std::string& type,
+                      const std::vector<std::string>& defaults) {
+  const auto& types = config.types.empty() ? defaults : config.types;
+  for (const auto& t : types)
+    if (t == type) return true;
+  return false;
+}
 
 template <class Problem>
 struct contender {
@@ -40,8 +53,16 @@ struct contender {
 template <class Problem, class Check>
 void run_contenders(const std::vector<contender<Problem>>& contenders, const Problem& problem,
                     const row& shape, const timing_config& cfg, const std::string& label,
-                    progress& bar, report& rep, Check&& output_ok) {
+                    progress& bar, report& rep, Check&& output_ok,
+                    const std::vector<std::string>& only = {}) {
+  const auto chosen = [&](const contender<Problem>& c) {
+    if (only.empty() || c.kind == role::copy) return true;
+    for (const auto& part : only)
+      if (c.name.find(part) != std::string::npos) return true;
+    return false;
+  };
   for (const contender<Problem>& c : contenders) {
+    if (!chosen(c)) continue;
     bar.step(label + ": " + c.name);
     row on_backend = shape;
     on_backend.backend = c.backend;

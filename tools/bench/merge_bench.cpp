@@ -148,20 +148,27 @@ report run_merge_bench(const run_config& config,
     shape.items = 2 * n;
     shape.bytes = 2 * (2 * n) * sizeof(T);  // inputs read once, output written once
     shape.threads = threads;
-    run_contenders(contenders, problem, shape, config.timing,
-                   "merge " + human_count(n) + " per input", bar, rep,
-                   [&](const merge_contender_of<T>&) {
-                     const bool ok = out == expected;
-                     std::memset(out.data(), 0xEF, out.size() * sizeof(T));  // poison for the next
-                     return ok;
-                   });
+    run_contenders(
+        contenders, problem, shape, config.timing, "merge " + human_count(n) + " per input", bar,
+        rep,
+        [&](const merge_contender_of<T>&) {
+          const bool ok = out == expected;
+          std::memset(out.data(), 0xEF, out.size() * sizeof(T));  // poison for the next
+          return ok;
+        },
+        config.only);
   }
   return rep;
 }
 
 std::vector<report> run_cpu_merge_benches(const run_config& config, bool quick) {
-  std::vector<report> reports{run_merge_bench(config, cpu_merge_contenders())};
-  if (!quick) reports.push_back(run_merge_bench(config, cpu_pair_merge_contenders()));
+  const std::vector<std::string> defaults =
+      quick ? std::vector<std::string>{"u32"} : std::vector<std::string>{"u32", "pairs"};
+  std::vector<report> reports;
+  if (runs_type(config, "u32", defaults))
+    reports.push_back(run_merge_bench(config, cpu_merge_contenders()));
+  if (runs_type(config, "pairs", defaults))
+    reports.push_back(run_merge_bench(config, cpu_pair_merge_contenders()));
   return reports;
 }
 

@@ -185,24 +185,30 @@ report run_sort_bench(const run_config& config,
     shape.items = n;
     shape.bytes = 2 * n * sizeof(T);  // every item read once and written once
     shape.threads = threads;
-    run_contenders(contenders, problem, shape, config.timing, "sort " + human_count(n), bar, rep,
-                   [&](const sort_contender_of<T>& c) {
-                     // The copy leaves the unsorted input: check that it copied it.
-                     const bool ok = c.kind == role::copy
-                                         ? std::equal(keys.begin(), keys.end(), input.begin())
-                                         : keys == expected;
-                     std::memset(keys.data(), 0xEF, n * sizeof(T));  // poison for the next
-                     return ok;
-                   });
+    run_contenders(
+        contenders, problem, shape, config.timing, "sort " + human_count(n), bar, rep,
+        [&](const sort_contender_of<T>& c) {
+          // The copy leaves the unsorted input: check that it copied it.
+          const bool ok = c.kind == role::copy ? std::equal(keys.begin(), keys.end(), input.begin())
+                                               : keys == expected;
+          std::memset(keys.data(), 0xEF, n * sizeof(T));  // poison for the next
+          return ok;
+        },
+        config.only);
   }
   return rep;
 }
 
 std::vector<report> run_cpu_sort_benches(const run_config& config, bool quick) {
-  std::vector<report> reports{run_sort_bench(config, cpu_sort_contenders())};
-  if (quick) return reports;
-  reports.push_back(run_sort_bench(config, cpu_sort_contenders_of<std::uint64_t>()));
-  reports.push_back(run_sort_bench(config, cpu_pair_sort_contenders()));
+  const std::vector<std::string> defaults =
+      quick ? std::vector<std::string>{"u32"} : std::vector<std::string>{"u32", "u64", "pairs"};
+  std::vector<report> reports;
+  if (runs_type(config, "u32", defaults))
+    reports.push_back(run_sort_bench(config, cpu_sort_contenders()));
+  if (runs_type(config, "u64", defaults))
+    reports.push_back(run_sort_bench(config, cpu_sort_contenders_of<std::uint64_t>()));
+  if (runs_type(config, "pairs", defaults))
+    reports.push_back(run_sort_bench(config, cpu_pair_sort_contenders()));
   return reports;
 }
 

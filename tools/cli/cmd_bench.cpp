@@ -11,15 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "support/backend/gpu.hpp"
-#include "cli/commands.hpp"
-#include "support/data/matrix_like.hpp"
 #include "bench/gpu_segmented_sort.hpp"
-#include "support/io/output_file.hpp"
 #include "bench/merge_bench.hpp"
 #include "bench/sort_bench.hpp"
 #include "bench/spmv_bench.hpp"
 #include "bench/suite.hpp"
+#include "cli/commands.hpp"
+#include "support/backend/gpu.hpp"
+#include "support/data/matrix_like.hpp"
+#include "support/io/output_file.hpp"
 
 namespace corank::cli {
 namespace {
@@ -33,6 +33,7 @@ struct bench_args {
   std::string json_path, csv_path;
   bool quiet = false;
   std::string tuning_path;  // merge, GPU: a table from `corank tune merge` for automatic
+  std::vector<std::string> types, only;  // CPU sort and merge: item types, contender names
 };
 
 std::vector<std::size_t> sizes_or(const bench_args& args, std::vector<std::size_t> fallback) {
@@ -77,6 +78,8 @@ bool on_gpu(const bench_args& args) {
 bench::run_config cpu_config(const bench_args& args, std::vector<std::size_t> default_sizes) {
   bench::run_config config = bench::cpu_run_config(args.quick, args.threads, !args.quiet);
   config.sizes = sizes_or(args, std::move(default_sizes));
+  config.types = args.types;
+  config.only = args.only;
   return config;
 }
 
@@ -240,6 +243,19 @@ CLI::App* add_experiment(CLI::App& bench, const std::string& name, const std::st
   return cmd;
 }
 
+/// CPU sort and merge: --types (which item types) and --only (which contenders).
+CLI::App* add_cpu_choices(CLI::App* cmd, const std::shared_ptr<bench_args>& args,
+                          const std::string& types) {
+  cmd->add_option("--types", args->types,
+                  "CPU: item types to run, of " + types + " (default: all; --quick: u32)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(CLI::detail::split(types, ',')));
+  cmd->add_option("--only", args->only,
+                  "CPU: only the contenders whose name contains one of these (memcpy always)")
+      ->delimiter(',');
+  return cmd;
+}
+
 void add_matrices_option(CLI::App* cmd, const std::shared_ptr<bench_args>& args) {
   cmd->add_option("--matrices", args->matrices,
                   "Stand-ins of these study matrices (default: all; --quick: cant, webbase-1M)")
@@ -252,7 +268,9 @@ void add_bench_command(CLI::App& app) {
   CLI::App* bench = app.add_subcommand("bench", "Benchmarks: corank side by side with its peers");
   bench->require_subcommand(1);
   auto merge_args = std::make_shared<bench_args>();
-  add_experiment(*bench, "merge", "Merge two sorted u32 arrays (uniform random keys)", merge_args)
+  add_cpu_choices(add_experiment(*bench, "merge",
+                                 "Merge two sorted u32 arrays (uniform random keys)", merge_args),
+                  merge_args, "u32,pairs")
       ->callback([merge_args] { run_merge_bench(*merge_args); })
       ->add_option("--tuning", merge_args->tuning_path,
                    "GPU: a tuning file from `corank tune merge` for the automatic kernel");
@@ -274,7 +292,8 @@ void add_bench_command(CLI::App& app) {
                  segsort_args)
       ->callback([segsort_args] { run_segmented_sort_bench(*segsort_args); });
   auto sort_args = std::make_shared<bench_args>();
-  add_experiment(*bench, "sort", "Sort u32 keys (uniform random)", sort_args)
+  add_cpu_choices(add_experiment(*bench, "sort", "Sort u32 keys (uniform random)", sort_args),
+                  sort_args, "u32,u64,pairs")
       ->callback([sort_args] { run_sort_bench(*sort_args); });
   auto all_args = std::make_shared<bench_args>();
   CLI::App* all = add_experiment(
