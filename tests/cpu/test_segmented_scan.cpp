@@ -8,6 +8,9 @@
 #include <string>
 #include <type_traits>
 #include <vector>
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 
 #include "corank/cpu/segmented_scan.hpp"
 #include "corank/functional.hpp"
@@ -224,6 +227,25 @@ TEST_F(CpuSegmentedScan, ScaledIterationsCarryAcrossSlices) {
   check_iterations(rng, random_offsets(rng, 100000, 1.0, 0.3), 17, parallel(3));
   check_iterations(rng, random_offsets(rng, 100000, 40.0), 17, parallel(3), max_op{});
 }
+
+#if defined(__SSE2__)
+// Values that shrink into the subnormal range come out as zero (x86: FTZ/DAZ in the sweeps, an
+// Intel core's microcode assist otherwise), and the caller's floating-point mode is left as it was.
+TEST_F(CpuSegmentedScan, ScaledIterationsFlushSubnormalsAndRestoreTheCallersMode) {
+  const std::size_t n = 100000;
+  std::vector<std::int64_t> offsets = random_offsets(rng, n, 4.0);
+  for (int threads : {1, 3}) {
+    std::vector<float> a(n, 1e-30f), scale(n, 1e-5f);  // one step: 1e-35, two: 1e-40 (subnormal)
+    const unsigned mode = _mm_getcsr();
+    corank::cpu::scaled_segmented_scan_iterations(a.data(), scale.data(), n, offsets.data(),
+                                                  offsets.size() - 1, 2, std::plus<>{},
+                                                  parallel(threads));
+    EXPECT_EQ(_mm_getcsr(), mode);
+    for (std::size_t i = 0; i < n; ++i)
+      ASSERT_EQ(a[i], 0.0f) << "i=" << i << " threads=" << threads << ": " << a[i];
+  }
+}
+#endif
 
 TEST_F(CpuSegmentedScan, ScaledIterationsOfNothingDoNothing) {
   std::vector<std::uint32_t> a{3, 4}, scale{5, 6};

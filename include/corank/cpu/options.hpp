@@ -8,6 +8,9 @@
 #if defined(_OPENMP)
 #include <omp.h>
 #endif
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+#include <xmmintrin.h>
+#endif
 
 #include "corank/cpu/tuning.hpp"
 
@@ -73,6 +76,25 @@ class region_errors {
  private:
   std::atomic<bool> failed_{false};
   std::exception_ptr first_;
+};
+
+/// While it lives, the calling thread flushes subnormal floating-point results to zero and reads
+/// subnormal inputs as zero (x86: MXCSR FTZ and DAZ; elsewhere nothing), then restores its mode.
+/// Intel cores take a microcode assist of ~100 cycles per operation on a subnormal: the
+/// sparse-matrix iteration, whose values shrink through the subnormal range, ran up to 94x slower
+/// per iteration on such matrices (docs/notes/cpu.md, "The iteration's dips").
+class flush_subnormals {
+ public:
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+  flush_subnormals() : saved_(_mm_getcsr()) { _mm_setcsr(saved_ | ftz_daz); }
+  ~flush_subnormals() { _mm_setcsr(saved_); }
+  flush_subnormals(const flush_subnormals&) = delete;
+  flush_subnormals& operator=(const flush_subnormals&) = delete;
+
+ private:
+  static constexpr unsigned ftz_daz = 0x8000u | 0x0040u;  // flush to zero | denormals are zero
+  unsigned saved_;
+#endif
 };
 
 /// Threads worth starting for `items` items of work.
