@@ -31,14 +31,7 @@ __global__ void __launch_bounds__(Threads)
   unsigned long long tile_total = 0;
   const unsigned long long at = block::exclusive_sum<Threads>(mine, sums, &tile_total);
   if (threadIdx.x == 0) {
-    std::size_t first = 0;
-    if (t == 0) {
-      counts.publish(t, output_counts::through, tile_total);
-    } else {
-      counts.publish(t, output_counts::own, tile_total);
-      first = counts.before(t);
-      counts.publish(t, output_counts::through, first + tile_total);
-    }
+    const std::size_t first = counts.place(t, tile_total);
     if (t == tiles - 1) offsets[size] = first + tile_total;
     first_of_tile = first;
   }

@@ -63,6 +63,18 @@ struct output_counts {
   __device__ void publish(unsigned t, unsigned long long flag, std::size_t count) const {
     atomicExch(words + t, flag | (unsigned long long)count);
   }
+  /// Publishes tile t's count and returns the outputs of the tiles before it, by one thread of
+  /// tile t.
+  __device__ std::size_t place(unsigned t, std::size_t count) const {
+    if (t == 0) {
+      publish(t, through, count);
+      return 0;
+    }
+    publish(t, own, count);
+    const std::size_t first = before(t);
+    publish(t, through, first + count);
+    return first;
+  }
   /// The outputs of tiles [0, t), by one thread of tile t.
   __device__ std::size_t before(unsigned t) const {
     std::size_t sum = 0;
@@ -118,14 +130,7 @@ __global__ void __launch_bounds__(Threads)
   unsigned count = 0;
   const unsigned at = block::exclusive_sum<Threads>(mine, s.sums, &count);
   if (tid == 0) {
-    std::size_t first = 0;
-    if (t == 0) {
-      counts.publish(t, output_counts::through, count);
-    } else {
-      counts.publish(t, output_counts::own, count);
-      first = counts.before(t);
-      counts.publish(t, output_counts::through, first + count);
-    }
+    const std::size_t first = counts.place(t, count);
     if (t == tiles - 1) *total = first + count;
     s.first = first;
   }
