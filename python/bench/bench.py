@@ -8,8 +8,9 @@
    C++ in a loop inside the extension (corank._cuda.time_calls: no Python between calls). Calls
    run in batches of 200 below the launch queue's depth; the median batch is reported.
 2. Throughput at each size: device time (CUDA events on the null stream, which CuPy and PyTorch
-   use by default; medians of 10 after 2 warm-up calls) of corank from Python, the same C++ call,
-   and torch.sort / torch.argsort / cupy.sort / searchsorted merges; NumPy on the CPU.
+   use by default) per call of 10 calls queued back to back (median of 7), of corank from Python,
+   the same C++ calls, and torch.sort / torch.argsort / cupy.sort / searchsorted merges; NumPy on
+   the CPU (median of 9 after 3 warm-up calls).
 Prints Markdown tables last; --json writes every row.
 """
 import argparse
@@ -69,23 +70,39 @@ def cpp_us_per_call(module, what, a, b, out, stream, sync, batch=200, batches=25
     return statistics.median(times) / batch * 1e6
 
 
-def device_ms(fn, reps=10, warm=2):
+BACK_TO_BACK = 10
+
+
+def device_ms(fn, reps=7, warm=2, calls=BACK_TO_BACK):
+    """Device time of one call: `calls` calls back to back between two events, so that the host
+    queues ahead of the device as in a pipeline (a single call between events would add its own
+    launch latency: the per-call table measures that), divided by `calls`; median of `reps`.
+    fn(k) makes k calls."""
     import cupy
 
-    for _ in range(warm):
-        fn()
+    fn(warm)
     start, end = cupy.cuda.Event(), cupy.cuda.Event()
     times = []
     for _ in range(reps):
         start.record()
-        fn()
+        fn(calls)
         end.record()
         end.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(start, end))
+        times.append(cupy.cuda.get_elapsed_time(start, end) / calls)
     return statistics.median(times)
 
 
-def cpu_ms(fn, reps=5, warm=1):
+def repeated(call):
+    """fn(k) for device_ms from a single call."""
+
+    def calls(k):
+        for _ in range(k):
+            call()
+
+    return calls
+
+
+def cpu_ms(fn, reps=9, warm=3):
     for _ in range(warm):
         fn()
     times = []
@@ -193,8 +210,8 @@ def throughput_gpu(n):
     per_s = lambda ms: n / ms / 1e6  # noqa: E731  (G items/s)
     label = f"{n // 10**6}M int32"
 
-    def report(case, impl, fn, baseline=None):
-        ms = device_ms(fn)
+    def report(case, impl, fn, baseline=None, batched=False):
+        ms = device_ms(fn if batched else repeated(fn))
         extra = {"g_items_per_s": per_s(ms)}
         if baseline:
             extra["vs_cpp"] = ms / baseline
@@ -202,7 +219,7 @@ def throughput_gpu(n):
         return ms
 
     base = report("merge", "C++ corank::cuda::merge",
-                  lambda: _cuda.time_calls("merge", a, b, out, 1, stream))
+                  lambda k: _cuda.time_calls("merge", a, b, out, k, stream), batched=True)
     report("merge", "corank.merge(a, b, out=out) cupy", lambda: corank.merge(a, b, out=out), base)
     report("merge", "corank.merge(a, b) torch", lambda: corank.merge(ta, tb), base)
     report("merge", "torch.searchsorted merge", lambda: torch_searchsorted_merge(ta, tb, tout))
@@ -210,7 +227,7 @@ def throughput_gpu(n):
     report("merge", "torch.sort(torch.cat([a, b]))", lambda: torch.sort(torch.cat([ta, tb])))
 
     base = report("sort", "C++ cudaMemcpyAsync + stable_sort",
-                  lambda: _cuda.time_calls("sort", keys, keys, out, 1, stream))
+                  lambda k: _cuda.time_calls("sort", keys, keys, out, k, stream), batched=True)
     report("sort", "corank.sort(x, out=y) cupy", lambda: corank.sort(keys, out=out), base)
     report("sort", "corank.sort(x) torch", lambda: corank.sort(tkeys), base)
     report("sort", "torch.sort(x, stable=True)", lambda: torch.sort(tkeys, stable=True))

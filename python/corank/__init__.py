@@ -50,6 +50,7 @@ def gpu_available() -> bool:
 
 class _NumPy:
     name = "numpy"
+    export = None  # arrays go to nanobind as they are (DLPack)
 
     def __init__(self):
         import numpy
@@ -78,6 +79,7 @@ class _NumPy:
 
 class _CuPy:
     name = "cupy"
+    export = None
 
     def __init__(self):
         import cupy
@@ -115,19 +117,26 @@ class _Torch:
 
     def __init__(self):
         import torch
+        import torch.utils.dlpack
 
         self.torch = torch
         self.int64 = torch.int64
+        # Tensor.__dlpack__ is Python code (stream checks) costing several microseconds a tensor;
+        # to_dlpack is the C function under it. Subclasses of Tensor take __dlpack__ (_call).
+        self.export = torch.utils.dlpack.to_dlpack
+        self.array_type = torch.Tensor
+        self.raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
 
     def module(self, x):
         if x.is_cuda:
             if _cuda is None:
-                raise RuntimeError("corank was built without its CUDA module (no nvcc at build time)")
+                raise RuntimeError("corank was built without its CUDA module (no nvcc at build)")
             return _cuda
         return _cpu
 
     def empty(self, like, shape, dtype=None):
-        return self.torch.empty(shape, dtype=like.dtype if dtype is None else dtype, device=like.device)
+        return self.torch.empty(shape, dtype=like.dtype if dtype is None else dtype,
+                                device=like.device)
 
     def arange(self, like, stop, step):
         return self.torch.arange(0, stop, step, dtype=self.torch.int64, device=like.device)
@@ -140,6 +149,11 @@ class _Torch:
             return 0
         if stream is not None:
             return _stream_handle(stream)
+        if self.raw_stream is not None:  # the current stream's handle without a Stream object
+            try:
+                return self.raw_stream(x.get_device())
+            except (TypeError, RuntimeError):  # a torch without it in this form: the public way
+                self.raw_stream = None
         return self.torch.cuda.current_stream(x.device).cuda_stream
 
     def item_size(self, x):
@@ -150,6 +164,7 @@ class _Other:
     """Any other DLPack array: computed on, but results need ``out=``."""
 
     name = "dlpack"
+    export = None
 
     def module(self, x):
         device = x.__dlpack_device__()[0]
@@ -195,6 +210,15 @@ def _library(x):
             )
         _LIBRARIES[kind] = lib
     return lib
+
+
+def _call(lib, function, *args):
+    """function(*args) with each array in the form its library hands over fastest."""
+    export = lib.export
+    if export is not None:
+        kind = lib.array_type
+        args = [export(a) if type(a) is kind else a for a in args]
+    function(*args)
 
 
 def _stream_handle(stream):
@@ -271,13 +295,14 @@ def merge(a, b, values_a=None, values_b=None, *, descending=False, check=False, 
     if values_a is None and values_b is None:
         if values_out is not None:
             raise ValueError("corank.merge: values_out without values_a and values_b")
-        module.merge(a, b, out, descending=descending, stream=lib.stream(a, stream))
+        _call(lib, module.merge, a, b, out, None, None, None, descending, lib.stream(a, stream))
         return out
     if values_a is None or values_b is None:
         raise ValueError("corank.merge: give values for both inputs, or none")
     if values_out is None:
         values_out = _library(values_a).empty(values_a, total)
-    module.merge(a, b, out, values_a, values_b, values_out, descending, lib.stream(a, stream))
+    _call(lib, module.merge, a, b, out, values_a, values_b, values_out, descending,
+          lib.stream(a, stream))
     return out, values_out
 
 
@@ -296,7 +321,8 @@ def argmerge(a, b, *, descending=False, check=False, out=None, stream=None):
     keys = lib.empty(a, total)
     if out is None:
         out = lib.empty(a, total, lib.int64)
-    module.merge(a, b, keys, indices[:m], indices[m:], out, descending, lib.stream(a, stream))
+    _call(lib, module.merge, a, b, keys, indices[:m], indices[m:], out, descending,
+          lib.stream(a, stream))
     return out
 
 
@@ -317,11 +343,11 @@ def sort(x, values=None, *, stable=True, descending=False, out=None, values_out=
     if values is None:
         if values_out is not None:
             raise ValueError("corank.sort: values_out without values")
-        module.sort(x, out, None, None, False, descending, s)
+        _call(lib, module.sort, x, out, None, None, False, descending, s)
         return out
     if values_out is None:
         values_out = _library(values).empty(values, values.shape)
-    module.sort(x, out, values, values_out, False, descending, s)
+    _call(lib, module.sort, x, out, values, values_out, False, descending, s)
     return out, values_out
 
 
@@ -333,7 +359,7 @@ def argsort(x, *, stable=True, descending=False, out=None, stream=None):
     if out is None:
         out = lib.empty(x, x.shape, lib.int64)
     keys = lib.empty(x, x.shape)
-    module.sort(x, keys, None, out, True, descending, lib.stream(x, stream))
+    _call(lib, module.sort, x, keys, None, out, True, descending, lib.stream(x, stream))
     return out
 
 
@@ -372,11 +398,11 @@ def sort_segments(x, offsets=None, values=None, *, stable=True, descending=False
     out_flat = _rows_flat(lib, out, "out")
     s = lib.stream(x, stream)
     if values is None:
-        module.sort_segments(flat, offsets, out_flat, None, None, stable, descending, s)
+        _call(lib, module.sort_segments, flat, offsets, out_flat, None, None, stable, descending, s)
         return out
     if values_out is None:
         values_out = _library(values).empty(values, values.shape)
-    module.sort_segments(flat, offsets, out_flat, _rows_flat(lib, values, "values"),
+    _call(lib, module.sort_segments, flat, offsets, out_flat, _rows_flat(lib, values, "values"),
                          _rows_flat(lib, values_out, "values_out"), stable, descending, s)
     return out, values_out
 
@@ -415,8 +441,8 @@ def segmented_scan(x, offsets=None, op="add", exclusive=False, *, initial=None, 
     init = None
     if exclusive:
         init = _identity(x, op) if initial is None else initial
-    module.segmented_scan(flat, offsets, _rows_flat(lib, out, "out"), _SCAN_OPS[op], exclusive, init,
-                          lib.stream(x, stream))
+    _call(lib, module.segmented_scan, flat, offsets, _rows_flat(lib, out, "out"), _SCAN_OPS[op],
+          exclusive, init, lib.stream(x, stream))
     return out
 
 
@@ -447,7 +473,7 @@ def spmv_scan(matrix, x, iterations=1, *, check=False, out=None, stream=None):
     _, offsets = _segments(lib, data, indptr, check, module)
     s = lib.stream(data, stream)
     _copy_into(lib, out, data)
-    module.spmv_scan(out, scale, offsets, iterations, s)
+    _call(lib, module.spmv_scan, out, scale, offsets, iterations, s)
     return out
 
 
