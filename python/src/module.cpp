@@ -16,6 +16,7 @@
 #include <string>
 #include <type_traits>
 
+#include "built_keys.hpp"
 #include "ops.hpp"
 
 #if CORANK_PY_CUDA
@@ -96,6 +97,16 @@ void apart(const view& out, const view& in, const char* name_out, const char* na
     throw nb::value_error((std::string(name_out) + " overlaps " + name_in).c_str());
 }
 
+/// f(K{}) when this build has K (CORANK_PYTHON_KEYS), else TypeError.
+template <class K, class F>
+void if_built(const char* what, F&& f) {
+  if constexpr (built_key<K>)
+    f(K{});
+  else
+    throw nb::type_error(
+        (std::string("corank.") + what + ": this build of corank leaves out this dtype").c_str());
+}
+
 /// Calls f(K{}) for the keys' dtype, or raises TypeError.
 template <class F>
 void with_key_type(nb::dlpack::dtype t, const char* what, F&& f) {
@@ -104,31 +115,31 @@ void with_key_type(nb::dlpack::dtype t, const char* what, F&& f) {
   if (c == code::Int) {
     switch (t.bits) {
       case 8:
-        return f(std::int8_t{});
+        return if_built<std::int8_t>(what, f);
       case 16:
-        return f(std::int16_t{});
+        return if_built<std::int16_t>(what, f);
       case 32:
-        return f(std::int32_t{});
+        return if_built<std::int32_t>(what, f);
       case 64:
-        return f(std::int64_t{});
+        return if_built<std::int64_t>(what, f);
     }
   } else if (c == code::UInt) {
     switch (t.bits) {
       case 8:
-        return f(std::uint8_t{});
+        return if_built<std::uint8_t>(what, f);
       case 16:
-        return f(std::uint16_t{});
+        return if_built<std::uint16_t>(what, f);
       case 32:
-        return f(std::uint32_t{});
+        return if_built<std::uint32_t>(what, f);
       case 64:
-        return f(std::uint64_t{});
+        return if_built<std::uint64_t>(what, f);
     }
   } else if (c == code::Float) {
     switch (t.bits) {
       case 32:
-        return f(float{});
+        return if_built<float>(what, f);
       case 64:
-        return f(double{});
+        return if_built<double>(what, f);
     }
   }
   throw nb::type_error((std::string("corank.") + what +
