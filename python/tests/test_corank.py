@@ -290,6 +290,15 @@ def test_spmv_scan_matches_a_double_reference(backend, rng, dtype, iterations):
     want = spmv_reference(data, indices, indptr, x.astype(dtype), iterations)
     np.testing.assert_allclose(backend.to_numpy(got), want, rtol=1e-4 if dtype == np.float32
                                else 1e-10)
+    if backend.name == "cupy":  # a CuPy CSR matrix
+        cupyx_sparse = pytest.importorskip("cupyx.scipy.sparse")
+        gpu_matrix = cupyx_sparse.csr_matrix(matrix.astype(dtype))
+        np.testing.assert_allclose(
+            backend.to_numpy(corank.spmv_scan(gpu_matrix, backend.to_device(x.astype(dtype)),
+                                              iterations)),
+            spmv_reference(gpu_matrix.data.get(), gpu_matrix.indices.get(),
+                           gpu_matrix.indptr.get(), x.astype(dtype), iterations),
+            rtol=1e-4 if dtype == np.float32 else 1e-10)
     if backend.name == "numpy":  # the SciPy matrix itself
         np.testing.assert_allclose(corank.spmv_scan(matrix, x, iterations),
                                    spmv_reference(matrix.data, indices, indptr, x, iterations),
@@ -324,6 +333,17 @@ def test_mixed_dtypes_sizes_and_shapes(backend):
         corank.merge(a, a, a)
     with pytest.raises(ValueError, match="op must be"):
         corank.segmented_scan(a, backend.to_device(np.array([0, 4])), op="mul")
+
+
+def test_mixed_devices_are_refused(backend):
+    if not backend.gpu:
+        pytest.skip("a GPU array against a CPU one")
+    gpu = backend.to_device(np.arange(4, dtype=np.int32))
+    cpu = np.arange(4, dtype=np.int32)
+    with pytest.raises(ValueError, match="not on a CUDA device"):
+        corank.merge(gpu, cpu)
+    with pytest.raises(ValueError, match="not on the CPU"):
+        corank.merge(cpu, gpu)
 
 
 def test_non_contiguous_arrays_are_refused(backend):
