@@ -234,16 +234,19 @@ TEST_F(CpuSegmentedScan, ScaledIterationsCarryAcrossSlices) {
 TEST_F(CpuSegmentedScan, ScaledIterationsFlushSubnormalsAndRestoreTheCallersMode) {
   const std::size_t n = 100000;
   std::vector<std::int64_t> offsets = random_offsets(rng, n, 4.0);
-  for (int threads : {1, 3}) {
-    std::vector<float> a(n, 1e-30f), scale(n, 1e-5f);  // one step: 1e-35, two: 1e-40 (subnormal)
-    const unsigned mode = _mm_getcsr();
-    corank::cpu::scaled_segmented_scan_iterations(a.data(), scale.data(), n, offsets.data(),
-                                                  offsets.size() - 1, 2, std::plus<>{},
-                                                  parallel(threads));
-    EXPECT_EQ(_mm_getcsr(), mode);
-    for (std::size_t i = 0; i < n; ++i)
-      ASSERT_EQ(a[i], 0.0f) << "i=" << i << " threads=" << threads << ": " << a[i];
-  }
+  for (int threads : {1, 3})
+    for (int steps_per_pass : {0, 1}) {  // blocked sweeps; a segmented scan per step
+      std::vector<float> a(n, 1e-30f), scale(n, 1e-5f);  // one step: 1e-35, two: 1e-40 (subnormal)
+      const unsigned mode = _mm_getcsr();
+      auto opt = parallel(threads);
+      opt.steps_per_pass = steps_per_pass;
+      corank::cpu::scaled_segmented_scan_iterations(a.data(), scale.data(), n, offsets.data(),
+                                                    offsets.size() - 1, 2, std::plus<>{}, opt);
+      EXPECT_EQ(_mm_getcsr(), mode);
+      for (std::size_t i = 0; i < n; ++i)
+        ASSERT_EQ(a[i], 0.0f) << "i=" << i << " threads=" << threads
+                              << " steps per pass=" << steps_per_pass << ": " << a[i];
+    }
 }
 #endif
 

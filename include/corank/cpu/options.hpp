@@ -97,6 +97,12 @@ class flush_subnormals {
 #endif
 };
 
+/// flush_subnormals where `On`, nothing otherwise.
+template <bool On>
+struct flush_subnormals_if : flush_subnormals {};
+template <>
+struct flush_subnormals_if<false> {};
+
 /// Threads worth starting for `items` items of work.
 inline int threads_for(std::size_t items, const options& opt) {
   if (items < opt.sequential_below) return 1;

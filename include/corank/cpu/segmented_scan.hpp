@@ -84,6 +84,15 @@ struct slice_carry {
   bool empty = true;
 };
 
+template <class T>
+struct scaled_input;
+/// The sparse-matrix iteration's steps (scaled_input) flush subnormals (flush_subnormals), plain
+/// scans do not.
+template <class InIt>
+inline constexpr bool flushes_subnormals = false;
+template <class T>
+inline constexpr bool flushes_subnormals<scaled_input<T>> = true;
+
 template <bool Exclusive, class T, class InIt, class OutIt, class Offset, class Op>
 void segmented_scan(InIt in, std::size_t n, const Offset* offsets, std::size_t num_segments,
                     OutIt out, const T& seed, Op op, const options& opt) {
@@ -91,6 +100,7 @@ void segmented_scan(InIt in, std::size_t n, const Offset* offsets, std::size_t n
   int threads = threads_for(n, opt);
   if (static_cast<std::size_t>(threads) > n) threads = static_cast<int>(n);
   if (threads <= 1) {
+    [[maybe_unused]] const flush_subnormals_if<flushes_subnormals<InIt>> in_this_thread;
     scan_slice<Exclusive>(in, out, 0, n, offsets, num_segments, seed, false, seed, op);
     return;
   }
@@ -98,6 +108,7 @@ void segmented_scan(InIt in, std::size_t n, const Offset* offsets, std::size_t n
   region_errors errors;
 #pragma omp parallel num_threads(threads)
   {
+    [[maybe_unused]] const flush_subnormals_if<flushes_subnormals<InIt>> in_this_thread;
     const std::size_t t = static_cast<std::size_t>(thread_id()),
                       parts = static_cast<std::size_t>(thread_count());
     const std::size_t k0 = even_split<std::size_t>(n, parts, t),
@@ -197,7 +208,8 @@ void iteration_pass(T* a, const T* scale, std::size_t n, const Offset* offsets,
   region_errors errors;
 #pragma omp parallel num_threads(threads)
   {
-    const flush_subnormals in_this_thread;  // values shrink through subnormals: see options.hpp
+    [[maybe_unused]] const flush_subnormals
+        in_this_thread;  // values shrink through subnormals: see options.hpp
     const std::size_t t = static_cast<std::size_t>(thread_id()),
                       parts = static_cast<std::size_t>(thread_count());
     const std::size_t k0 = even_split<std::size_t>(n, parts, t),
@@ -277,8 +289,9 @@ void segmented_exclusive_scan(InIt in, std::size_t n, const Offset* offsets,
 /// unless that is 1 or the slices' leading parts are long (segments that span slices), when each
 /// step is a segmented_inclusive_scan of its own. The same result as the latter (bit for bit for
 /// integers; a segment that spans a whole slice may round differently in floating point). The
-/// sweeps flush subnormal results to zero (detail::flush_subnormals): a change below 1.2e-38 in
-/// f32 per value, and up to 94x the speed on an Intel Xeon where values underflow.
+/// steps flush subnormal results to zero (detail::flush_subnormals), in either form: a change
+/// below 1.2e-38 in f32 per value, and up to 94x the speed on an Intel Xeon where values
+/// underflow.
 template <class T, class Offset, class Op = std::plus<>>
 void scaled_segmented_scan_iterations(T* a, const T* scale, std::size_t n, const Offset* offsets,
                                       std::size_t num_segments, long long iterations, Op op = {},
