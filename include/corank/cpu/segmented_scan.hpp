@@ -208,8 +208,8 @@ void iteration_pass(T* a, const T* scale, std::size_t n, const Offset* offsets,
   region_errors errors;
 #pragma omp parallel num_threads(threads)
   {
-    [[maybe_unused]] const flush_subnormals
-        in_this_thread;  // values shrink through subnormals: see options.hpp
+    // Values shrink through the subnormal range: see options.hpp.
+    [[maybe_unused]] const flush_subnormals in_this_thread;
     const std::size_t t = static_cast<std::size_t>(thread_id()),
                       parts = static_cast<std::size_t>(thread_count());
     const std::size_t k0 = even_split<std::size_t>(n, parts, t),
