@@ -180,7 +180,10 @@ class _Other:
             "(NumPy, CuPy and PyTorch arrays get results of their own kind)"
         )
 
-    arange = as_int64 = empty
+    arange = empty
+
+    def as_int64(self, x):
+        raise TypeError(f"corank: offsets of a {type(x).__name__} must be int64 already")
 
     def stream(self, x, stream):
         return _stream_handle(stream) if stream is not None else 0
