@@ -160,6 +160,8 @@ void check_integer_width(Fixture& f, std::mt19937_64& rng) {
 }
 
 TEST_F(CpuSort, IntegerKeysOfEveryWidthTheSimdSortTakes) {
+  check_integer_width<std::uint8_t>(*this, rng);  // by key only: the tagged order
+  check_integer_width<std::int8_t>(*this, rng);
   check_integer_width<std::uint16_t>(*this, rng);
   check_integer_width<std::int16_t>(*this, rng);
   check_integer_width<std::uint32_t>(*this, rng);
