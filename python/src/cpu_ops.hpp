@@ -112,9 +112,9 @@ void segment_ops<K>::sort_segments(const K* src_keys, K* keys, const void* src_v
 }
 
 template <class K>
-void scan_ops<K>::segmented_scan(const K* in, K* out, std::size_t n, const std::int64_t* offsets,
-                                 std::size_t num_segments, scan_op op, bool exclusive, K init,
-                                 stream_handle) {
+void scan_ops<K>::segmented_scan(const K* in, std::size_t n, const std::int64_t* offsets,
+                                 std::size_t num_segments, K* out, scan_op op, bool exclusive,
+                                 K init, stream_handle) {
   with_scan_op(op, [&](auto scan) {
     if (exclusive)
       corank::cpu::segmented_exclusive_scan(in, n, offsets, num_segments, out, init, scan);

@@ -6,9 +6,9 @@
 namespace corank_py {
 
 template <class K>
-void scan_ops<K>::segmented_scan(const K* in, K* out, std::size_t n, const std::int64_t* offsets,
-                                 std::size_t num_segments, scan_op op, bool exclusive, K init,
-                                 stream_handle handle) {
+void scan_ops<K>::segmented_scan(const K* in, std::size_t n, const std::int64_t* offsets,
+                                 std::size_t num_segments, K* out, scan_op op, bool exclusive,
+                                 K init, stream_handle handle) {
   if constexpr (cuda_detail::scannable<K>) {
     const cudaStream_t stream = cuda_detail::as_stream(handle);
     with_scan_op(op, [&](auto scan) {

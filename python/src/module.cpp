@@ -348,9 +348,10 @@ void segmented_scan(const input& x_in, const input& offsets_in, const output& ou
     check_scan_dtype(x, "segmented_scan");
     const K first = number_as<K>(init);
     on_device(x.device_id, [&] {
-      scan_ops<K>::segmented_scan(static_cast<const K*>(x.data), static_cast<K*>(out.data), x.size,
+      scan_ops<K>::segmented_scan(static_cast<const K*>(x.data), x.size,
                                   static_cast<const std::int64_t*>(offsets.data), offsets.size - 1,
-                                  static_cast<scan_op>(op), exclusive, first, stream);
+                                  static_cast<K*>(out.data), static_cast<scan_op>(op), exclusive,
+                                  first, stream);
     });
   });
 }

@@ -50,9 +50,9 @@ struct segment_ops {
 template <class K>
 struct scan_ops {
   /// out = segmented scan of in by op (exclusive: starting from init at each head); out == in
-  /// allowed.
-  static void segmented_scan(const K* in, K* out, std::size_t n, const std::int64_t* offsets,
-                             std::size_t num_segments, scan_op op, bool exclusive, K init,
+  /// allowed. Arguments in the library's order (in, n, offsets, num_segments, out).
+  static void segmented_scan(const K* in, std::size_t n, const std::int64_t* offsets,
+                             std::size_t num_segments, K* out, scan_op op, bool exclusive, K init,
                              stream_handle stream);
   /// `iterations` steps of a = segmented inclusive sum-scan of a[i] * scale[i], in place.
   static void spmv_scan(K* a, const K* scale, std::size_t n, const std::int64_t* offsets,
