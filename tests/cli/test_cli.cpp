@@ -312,3 +312,20 @@ TEST_F(Cli, MergesMoreThanTwoInputsStablyInOneKWayMerge) {
   const result one = run_cli("merge " + path("r0.bin") + " -o " + path("m.bin"));
   EXPECT_NE(one.exit_code, 0);
 }
+
+TEST_F(Cli, JoinWritesTheIndexPairsOfEqualKeys) {
+  write_text("a.txt", "1\n3\n3\n5\n");
+  write_text("b.txt", "0\n3\n3\n4\n");
+  const std::string none = "18446744073709551615\n";
+  const std::pair<const char*, std::string> want[] = {
+      {"inner", "1\n1\n1\n2\n2\n1\n2\n2\n"},
+      {"left", "0\n" + none + "1\n1\n1\n2\n2\n1\n2\n2\n3\n" + none},
+      {"full", "0\n" + none + "1\n1\n1\n2\n2\n1\n2\n2\n3\n" + none + none + "0\n" + none + "3\n"}};
+  for (const auto& [kind, expected] : want) {
+    const result r =
+        run_cli(std::string("join ") + kind + " " + path("a.txt") + " " + path("b.txt") + " -o " +
+                path("p.txt") + " --format text --type i32 --backend cpu");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_EQ(text_of(path("p.txt")), expected) << kind;
+  }
+}

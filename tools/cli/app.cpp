@@ -58,6 +58,7 @@ int run(int argc, const char* const* argv) {
   add_tune_command(app);
   add_search_command(app);
   add_set_command(app);
+  add_join_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -61,5 +61,6 @@ void add_sort_command(CLI::App& app);
 void add_tune_command(CLI::App& app);
 void add_search_command(CLI::App& app);
 void add_set_command(CLI::App& app);
+void add_join_command(CLI::App& app);
 
 }  // namespace corank::cli

@@ -1,4 +1,5 @@
 // The CLI's GPU toolbox calls: host arrays to the device, corank::cuda's entry point, and back.
+#include "corank/cuda/join.cuh"
 #include "corank/cuda/multiway_merge.cuh"
 #include "corank/cuda/set_operations.cuh"
 #include "corank/cuda/sorted_search.cuh"
@@ -61,12 +62,32 @@ double gpu_multiway_merge(const T* keys, const std::uint64_t* offsets, std::size
   return ms;
 }
 
+template <class T>
+double gpu_join(join_kind kind, const T* a, std::size_t m, const T* b, std::size_t n,
+                std::vector<std::size_t>& pair_a, std::vector<std::size_t>& pair_b) {
+  device_scope s("GPU join");
+  const T* da = s.upload(a, m, "copying A to the device");
+  const T* db = s.upload(b, n, "copying B to the device");
+  std::size_t pairs = 0;
+  double ms = s.time_ms([&] { return cuda::join_size(kind, da, m, db, n, &pairs); }, "counting");
+  std::size_t* out_a = s.allocate<std::size_t>(pairs);
+  std::size_t* out_b = s.allocate<std::size_t>(pairs);
+  ms += s.time_ms([&] { return cuda::join(kind, da, m, db, n, out_a, out_b, pairs); }, "joining");
+  pair_a.resize(pairs);
+  pair_b.resize(pairs);
+  s.download(pair_a.data(), out_a, pairs);
+  s.download(pair_b.data(), out_b, pairs);
+  return ms;
+}
+
 #define CORANK_INSTANTIATE(T, tag)                                                               \
   template double gpu_search<T>(const T*, std::size_t, const T*, std::size_t, bool, bool,        \
                                 std::uint64_t*);                                                 \
   template double gpu_set_operation<T>(set_op, const T*, std::size_t, const T*, std::size_t, T*, \
                                        std::size_t*);                                            \
-  template double gpu_multiway_merge<T>(const T*, const std::uint64_t*, std::size_t, T*);
+  template double gpu_multiway_merge<T>(const T*, const std::uint64_t*, std::size_t, T*);        \
+  template double gpu_join<T>(join_kind, const T*, std::size_t, const T*, std::size_t,           \
+                              std::vector<std::size_t>&, std::vector<std::size_t>&);
 CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
 #undef CORANK_INSTANTIATE
 

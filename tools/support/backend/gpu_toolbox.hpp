@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "corank/merge_path_walk.hpp"
 
@@ -24,5 +25,11 @@ double gpu_set_operation(set_op op, const T* a, std::size_t m, const T* b, std::
 /// The stable merge of the runs keys[offsets[r], offsets[r + 1]), r < runs, into out.
 template <class T>
 double gpu_multiway_merge(const T* keys, const std::uint64_t* offsets, std::size_t runs, T* out);
+
+/// The index pairs of the join `kind` of sorted a and b (no_match for a missing side):
+/// pair k is (pair_a[k], pair_b[k]).
+template <class T>
+double gpu_join(join_kind kind, const T* a, std::size_t m, const T* b, std::size_t n,
+                std::vector<std::size_t>& pair_a, std::vector<std::size_t>& pair_b);
 
 }  // namespace corank::backend

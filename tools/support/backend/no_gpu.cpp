@@ -53,13 +53,20 @@ template <class T>
 double gpu_multiway_merge(const T*, const std::uint64_t*, std::size_t, T*) {
   throw std::runtime_error("this corank was built without the CUDA backend");
 }
+template <class T>
+double gpu_join(join_kind, const T*, std::size_t, const T*, std::size_t, std::vector<std::size_t>&,
+                std::vector<std::size_t>&) {
+  throw std::runtime_error("this corank was built without the CUDA backend");
+}
 
 #define CORANK_INSTANTIATE(T, tag)                                                               \
   template double gpu_search<T>(const T*, std::size_t, const T*, std::size_t, bool, bool,        \
                                 std::uint64_t*);                                                 \
   template double gpu_set_operation<T>(set_op, const T*, std::size_t, const T*, std::size_t, T*, \
                                        std::size_t*);                                            \
-  template double gpu_multiway_merge<T>(const T*, const std::uint64_t*, std::size_t, T*);
+  template double gpu_multiway_merge<T>(const T*, const std::uint64_t*, std::size_t, T*);        \
+  template double gpu_join<T>(join_kind, const T*, std::size_t, const T*, std::size_t,           \
+                              std::vector<std::size_t>&, std::vector<std::size_t>&);
 CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
 #undef CORANK_INSTANTIATE
 
