@@ -37,6 +37,7 @@
 #include <cstdint>
 
 #include "corank/cuda/bitonic_sort.cuh"
+#include "corank/cuda/detail/launch.cuh"
 #include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
 #include "corank/cuda/kernels/segmented_sort.cuh"
@@ -47,12 +48,11 @@
 namespace corank::cuda {
 namespace detail {
 
-/// Blocks of `kernel` the whole GPU holds at once (computed once per kernel).
+/// Blocks of `kernel` the whole GPU holds at once (the occupancy learned once per device).
 template <class Kernel>
 cudaError_t resident_blocks(Kernel kernel, int threads, std::size_t smem, unsigned* blocks) {
-  CORANK_CUDA_TRY(allow_smem(kernel, smem));
   int per_sm = 0, sms = 0;
-  CORANK_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+  CORANK_CUDA_TRY(blocks_per_multiprocessor(kernel, threads, smem, &per_sm));
   CORANK_CUDA_TRY(multiprocessor_count(&sms));
   *blocks = unsigned(per_sm > 0 ? per_sm : 1) * unsigned(sms);
   return cudaSuccess;
@@ -83,8 +83,8 @@ cudaError_t sort_segments_impl(Key* keys, Value* vals, std::size_t n, const Offs
       kernels::bitonic_smem_bytes<Key, Value>(unsigned(NT) << block_b);
   const auto tiny_kernel =
       kernels::segmented_sort_tiny<Policy::tiny_segments_per_warp, Key, Value, Offset, Compare>;
-  static unsigned grids[4] = {};
-  static const cudaError_t setup = [&] {
+  unsigned grids[4] = {};
+  const cudaError_t setup = [&] {
     CORANK_CUDA_TRY(resident_blocks(tiny_kernel, 256, 0, &grids[0]));
     CORANK_CUDA_TRY(resident_blocks(small_kernel, W * 32, small_smem, &grids[1]));
     CORANK_CUDA_TRY(resident_blocks(medium_kernel, NT, block_smem, &grids[2]));
@@ -183,8 +183,8 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   constexpr std::size_t tile_smem = sizeof(kernels::long_tile_smem<Key, Value, Policy::tile>);
   constexpr std::size_t pass_smem =
       kernels::partitioned_smem<has_values, Key, Value>::bytes(Policy::tile);
-  static unsigned resident[2] = {};
-  static const cudaError_t setup = [&] {
+  unsigned resident[2] = {};
+  const cudaError_t setup = [&] {
     CORANK_CUDA_TRY(allow_smem(window_kernel, sizeof(window_smem)));
     CORANK_CUDA_TRY(resident_blocks(tile_kernel, NT, tile_smem, &resident[0]));
     return resident_blocks(pass_kernel, NT, pass_smem, &resident[1]);

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "corank/cuda/detail/launch.cuh"
 #include "corank/cuda/detail/temporary_storage.cuh"
 #include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
@@ -20,13 +21,6 @@ inline int ceil_log2(std::size_t n) {
   int bits = 0;
   while ((std::size_t(1) << bits) < n) ++bits;
   return bits;
-}
-
-/// Allows a kernel more than 48 KiB of dynamic shared memory (once per kernel).
-template <class Kernel>
-cudaError_t allow_smem(Kernel kernel, std::size_t bytes) {
-  if (bytes <= 48 * 1024) return cudaSuccess;
-  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
 }
 
 /// The sort with a given shape (tuning::bitonic_shape); the entry points pass the tuned one.
@@ -49,7 +43,7 @@ cudaError_t bitonic_sort_impl(Key* keys, Value* vals, std::size_t n, Compare com
   const auto tile_kernel =
       kernels::bitonic_tile<NT, B, capacity, Policy::tile_min_blocks, Key, Value, Compare>;
   constexpr std::size_t smem = kernels::bitonic_smem_bytes<Key, Value>(capacity);
-  static const cudaError_t smem_status = allow_smem(tile_kernel, smem);
+  const cudaError_t smem_status = allow_smem(tile_kernel, smem);
   CORANK_CUDA_TRY(smem_status);
   const std::size_t tiles = (n + capacity - 1) / capacity;
   if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
@@ -61,7 +55,7 @@ cudaError_t bitonic_sort_impl(Key* keys, Value* vals, std::size_t n, Compare com
   constexpr std::size_t wide_smem = kernels::bitonic_smem_bytes<Key, Value>(wide_capacity);
   bool wide_tails = false;
   if constexpr (Policy::wide_tails) {
-    static const cudaError_t wide_smem_status = allow_smem(wide_kernel, wide_smem);
+    const cudaError_t wide_smem_status = allow_smem(wide_kernel, wide_smem);
     CORANK_CUDA_TRY(wide_smem_status);
     int sms = 0;
     CORANK_CUDA_TRY(multiprocessor_count(&sms));

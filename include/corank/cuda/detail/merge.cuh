@@ -11,6 +11,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "corank/cuda/detail/launch.cuh"
 #include "corank/cuda/detail/temporary_storage.cuh"
 #include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
@@ -54,17 +55,8 @@ cudaError_t launch_single(const K* a, const V* va, std::size_t m, const K* b, co
   if (threads && threads != unsigned(shape::threads)) return cudaErrorInvalidValue;
   const auto kernel = kernels::merge_single_launch<shape, has_values, K, V, Compare>;
   constexpr std::size_t smem = kernels::automatic_smem<shape, has_values, K, V>::bytes;
-  // Once per kernel: allow its shared memory, and learn how many blocks a multiprocessor holds.
-  static const int blocks_per_sm = [&] {
-    if (smem > 48 * 1024 &&
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)) !=
-            cudaSuccess)
-      return 0;
-    int count = 0;
-    const cudaError_t e =
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&count, kernel, shape::threads, smem);
-    return e == cudaSuccess ? count : 0;
-  }();
+  int blocks_per_sm = 0;
+  CORANK_CUDA_TRY(blocks_per_multiprocessor(kernel, shape::threads, smem, &blocks_per_sm));
   if (blocks_per_sm == 0) return cudaErrorInvalidConfiguration;
   int sms = 0;
   CORANK_CUDA_TRY(multiprocessor_count(&sms));
@@ -90,19 +82,11 @@ cudaError_t launch_partitioned_tiles(const Problem& p, unsigned threads,
   using smem_t = kernels::partitioned_smem<Problem::has_values, K, V>;
   using defaults = tuning::automatic_defaults;
   const auto kernel = kernels::merge_partitioned<Shape, Problem, Compare>;
-  // Once per kernel: allow the shared memory of its largest tile (or what the device allows).
-  static const cudaError_t configured = [&] {
-    int device = 0, optin = 0;
-    CORANK_CUDA_TRY(cudaGetDevice(&device));
-    CORANK_CUDA_TRY(
-        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    const std::size_t most = smem_t::bytes(std::size_t(Shape::max_threads) * Shape::items);
-    const int allowed = most < std::size_t(optin) ? int(most) : optin;
-    return allowed > 48 * 1024
-               ? cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, allowed)
-               : cudaSuccess;
-  }();
-  CORANK_CUDA_TRY(configured);
+  // Allow the shared memory of its largest tile (or what the device allows).
+  std::size_t optin = 0;
+  CORANK_CUDA_TRY(smem_optin_limit(&optin));
+  const std::size_t most = smem_t::bytes(std::size_t(Shape::max_threads) * Shape::items);
+  CORANK_CUDA_TRY(allow_smem(kernel, most < optin ? most : optin));
   const std::size_t tile = std::size_t(threads) * Shape::items;
   const std::size_t tiles = (p.total() + tile - 1) / tile;
   if (tiles > std::size_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
@@ -191,9 +175,7 @@ cudaError_t launch_studied(const merge_options& given, const K* a, VA va, std::s
   }
   const std::size_t smem = kernels::studied_smem<K>::bytes(threads, tile);
   const auto run = [&](auto kernel) {
-    if (smem > 48 * 1024)
-      CORANK_CUDA_TRY(
-          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+    CORANK_CUDA_TRY(allow_smem(kernel, smem));
     kernel<<<unsigned(blocks), threads, smem, stream>>>(a, va, m, b, vb, n, out, vo, comp, tile,
                                                         reuse);
     return cudaGetLastError();

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "corank/cuda/detail/bitonic_sort.cuh"
+#include "corank/cuda/detail/launch.cuh"
 #include "corank/cuda/detail/merge.cuh"
 #include "corank/cuda/detail/temporary_storage.cuh"
 #include "corank/cuda/device.cuh"
@@ -131,7 +132,7 @@ cudaError_t launch_four_way_pass(const Problem& p, sort_cut* cuts, Compare comp,
   constexpr std::size_t smem = kernels::four_way_smem<Problem::has_values, K, V>::bytes(
       std::size_t(Shape::threads) * Shape::items);
   const auto kernel = kernels::four_way_merge_tiles<Shape, Problem, Compare>;
-  static const cudaError_t configured = allow_smem(kernel, smem);
+  const cudaError_t configured = allow_smem(kernel, smem);
   CORANK_CUDA_TRY(configured);
   if (p.stride != Shape::stride || p.parts != Shape::parts) return cudaErrorInvalidValue;
   const std::size_t slots = p.slots(), tiles = p.tiles();
@@ -181,7 +182,7 @@ cudaError_t merge_sort_from_tiles(Key* keys, Value* vals, std::size_t n, void* t
   const auto tile_kernel = kernels::merge_sort_tiles<Tile::threads, Tile::items, Tile::min_blocks,
                                                      layout::sample_every, Key, Value, Compare>;
   constexpr std::size_t tile_smem = sizeof(kernels::merge_sort_smem<int(tile), Key, Value>);
-  static const cudaError_t tile_smem_status = allow_smem(tile_kernel, tile_smem);
+  const cudaError_t tile_smem_status = allow_smem(tile_kernel, tile_smem);
   CORANK_CUDA_TRY(tile_smem_status);
   tile_kernel<<<unsigned(tiles), Tile::threads, tile_smem, stream>>>(keys, vals, src_k, src_v,
                                                                      samples_in, n, comp);

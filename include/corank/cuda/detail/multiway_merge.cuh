@@ -8,6 +8,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "corank/cuda/detail/launch.cuh"
 #include "corank/cuda/detail/merge_path_walk.cuh"
 #include "corank/cuda/detail/temporary_storage.cuh"
 #include "corank/cuda/kernels/multiway_merge.cuh"
@@ -87,9 +88,7 @@ cudaError_t multiway_merge(const temporary_storage& storage, const K* keys, cons
     if (tiles > std::size_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
     const auto kernel =
         kernels::merge_run_pairs<shape::threads, shape::items, has_values, K, V, Offset, Compare>;
-    if (shape::smem > 48 * 1024)
-      CORANK_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           int(shape::smem)));
+    CORANK_CUDA_TRY(allow_smem(kernel, shape::smem));
     K* buffer_keys = parts.keys.in<K>(temp);
     V* buffer_vals = has_values ? parts.values.in<V>(temp) : nullptr;
     // The first pass writes where the passes left make the last one land in the output.

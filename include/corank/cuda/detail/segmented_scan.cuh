@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "corank/cuda/detail/launch.cuh"
 #include "corank/cuda/detail/temporary_storage.cuh"
 #include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
@@ -133,13 +134,11 @@ class tile_state_memory {
   unsigned next_epoch_ = 0;
 };
 
-/// Sets the largest shared-memory carveout for `Kernel`, once, so that `min_blocks` tiles fit per
-/// SM.
+/// Sets the largest shared-memory carveout for `Kernel` (once per device), so that `min_blocks`
+/// tiles fit per SM.
 template <auto Kernel>
 cudaError_t use_max_shared_carveout() {
-  static const cudaError_t configured = cudaFuncSetAttribute(
-      Kernel, cudaFuncAttributePreferredSharedMemoryCarveout, int(cudaSharedmemCarveoutMaxShared));
-  return configured;
+  return prefer_max_shared_carveout(Kernel);
 }
 
 /// The automatic scan's tile shape and steps per pass for a call, chosen once for the launch and
