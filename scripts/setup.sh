@@ -7,6 +7,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev zlib1g-dev  # zlib: .mtx.gz inputs
   clang libclang-rt-14-dev libomp-dev  # libFuzzer for the file-reader fuzzers (OpenMP for clang)
+  clang-format               # the layout CI checks (scripts/check_format.sh; Debian 12: 14)
   python3-matplotlib         # figures from benchmark JSON
   libhwy-dev                 # Highway vqsort: the CPU sorts' SIMD base case (optional)
   libtbb-dev                 # TBB parallel_sort and std::execution::par: CPU benchmark peers

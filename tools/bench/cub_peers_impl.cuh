@@ -38,9 +38,12 @@ device_run ready(Call call) {
 }  // namespace corank::bench::peers_detail
 
 // X(Key, Compare) for every key type of the sweeps: the 16-byte record by its comparator.
-#define CORANK_PEER_KEY_TYPES(X)                 \
-  X(std::uint32_t, corank::less)                 \
-  X(std::uint64_t, corank::less)                 \
-  X(float, corank::less) X(double, corank::less) \
-      X(corank::data::record, corank::data::record_less)
+// clang-format off
+#define CORANK_PEER_KEY_TYPES(X)                  \
+  X(std::uint32_t, corank::less)                  \
+  X(std::uint64_t, corank::less)                  \
+  X(float, corank::less)                          \
+  X(double, corank::less)                         \
+  X(corank::data::record, corank::data::record_less)
+// clang-format on
 #define CORANK_PEER_PRIMITIVE_KEYS(X) X(std::uint32_t) X(std::uint64_t) X(float) X(double)

@@ -18,15 +18,17 @@
 
 #include "corank/functional.hpp"
 
-#if defined(CORANK_WITH_HIGHWAY) && !defined(__CUDACC__) && __has_include(<hwy/contrib/sort/vqsort.h>)
+#if !defined(CORANK_WITH_HIGHWAY) || defined(__CUDACC__)
+#define CORANK_HAS_SIMD_SORT 0
+#elif !__has_include(<hwy/contrib/sort/vqsort.h>)
+#define CORANK_HAS_SIMD_SORT 0
+#else
 #include <hwy/contrib/sort/vqsort.h>
 #include <hwy/targets.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
 #define CORANK_HAS_SIMD_SORT 1
-#else
-#define CORANK_HAS_SIMD_SORT 0
 #endif
 
 namespace corank::cpu::detail {

@@ -37,10 +37,13 @@ __device__ __forceinline__ void odd_even_sort(Key (&k)[VT], Value (&v)[VT], int 
 /// Whether a sort of these keys alone by this comparator cannot show instability: keys that
 /// compare equal are then the same bits (integers under corank::less or corank::greater), so an
 /// unstable network gives the stable result.
+// clang-format 14 reads "no_value> &&" as an rvalue reference and joins the lines.
+// clang-format off
 template <class Key, class Value, class Compare>
 constexpr bool ties_are_identical =
     std::is_same_v<Value, no_value> && std::is_integral_v<Key> &&
     (std::is_same_v<Compare, corank::less> || std::is_same_v<Compare, corank::greater>);
+// clang-format on
 
 /// Batcher's odd-even merge network for n items (any n), as a list of compare-exchanges (a, b),
 /// a < b, built at compile time.

@@ -80,7 +80,7 @@ struct four_way_shape {
       (std::size_t(Threads) * Items - 2 * Items) / (Parts + 2);
   // On a multiple of SampleEvery, a co-rank's probes into B land on samples too (four_way_split).
   static constexpr std::size_t stride = SampleEvery > 0 && widest_stride >= SampleEvery
-                                            ? widest_stride / SampleEvery * SampleEvery
+                                            ? (widest_stride / SampleEvery) * SampleEvery
                                             : widest_stride;
   static_assert(stride > 0, "a tile of Parts parts needs Threads x Items >= (Parts + 4) x Items");
 };
