@@ -515,6 +515,153 @@ TEST_F(StableSort, SortsSortedAndReversedInput) {
   expect_stable_sorts(v, corank::less{});
 }
 
+// The order check (kernels::find_input_order) reads chunks of 2048 pairs, 1024 blocks' worth at a
+// time; the tile sorts take 4096 to 39936 keys.
+constexpr std::size_t order_chunk = 2048;
+
+/// The tuned policy with the order check at every size (it runs from 32 MB of keys and values).
+template <class K, class V>
+struct order_checked_policy : corank::cuda::detail::sort_policy<K, V> {
+  static constexpr std::size_t order_check_from_bytes = 1;
+};
+
+/// As expect_stable_sorts (keys alone and pairs whose values record the input position, against
+/// std::stable_sort), through the tuned sort with the order check at any size.
+template <class K, class Compare>
+void expect_order_checked_sorts(const std::vector<K>& keys, Compare comp, bool aligned = false) {
+  CORANK_REQUIRE_GPU();
+  using namespace corank::cuda::detail;
+  using no_value = corank::cuda::block::no_value;
+  const std::size_t n = keys.size();
+  std::vector<std::uint32_t> want(n), vals(n);
+  std::iota(want.begin(), want.end(), 0u);
+  std::iota(vals.begin(), vals.end(), 0u);
+  std::stable_sort(want.begin(), want.end(),
+                   [&](std::uint32_t x, std::uint32_t y) { return comp(keys[x], keys[y]); });
+  guarded<K> dk(keys, aligned), dk2(keys, aligned);
+  guarded<std::uint32_t> dv(vals, aligned);
+  using keys_policy = order_checked_policy<K, no_value>;
+  using pairs_policy = order_checked_policy<K, std::uint32_t>;
+  device_buffer<unsigned char> temp(
+      std::max(merge_sort_layout<K, no_value, keys_policy>::bytes(n),
+               merge_sort_layout<K, std::uint32_t, pairs_policy>::bytes(n)) +
+      1);
+  if (n >= 2) {
+    CORANK_ASSERT_CUDA((merge_sort_run<K, no_value, Compare, keys_policy>(
+        dk.data(), static_cast<no_value*>(nullptr), n, temp.data(), comp, cudaStream_t(0))));
+    CORANK_ASSERT_CUDA((merge_sort_run<K, std::uint32_t, Compare, pairs_policy>(
+        dk2.data(), dv.data(), n, temp.data(), comp, cudaStream_t(0))));
+  }
+  CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+  const auto got_keys = dk.result(), got_keys2 = dk2.result();
+  const auto got_vals = dv.result();
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(got_vals[i], want[i]) << "not stable (or not sorted) at " << i << " of " << n;
+    ASSERT_EQ(std::memcmp(&got_keys[i], &keys[want[i]], sizeof(K)), 0)
+        << "keys-only sort differs at " << i;
+    ASSERT_EQ(std::memcmp(&got_keys2[i], &keys[want[i]], sizeof(K)), 0)
+        << "key-value sort's keys differ at " << i;
+  }
+}
+
+/// Sorted keys, each repeated about n / distinct times (ties that only a stable sort keeps in
+/// input order: the values show it).
+std::vector<std::uint32_t> sorted_keys(std::mt19937_64& rng, std::size_t n,
+                                       std::uint64_t distinct) {
+  auto v = random_keys<std::uint32_t>(rng, n, distinct);
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+/// Positions around the check's chunks (and its second sweep), the tiles, and both ends, below n
+/// - 1.
+std::vector<std::size_t> boundary_positions(std::size_t n) {
+  std::vector<std::size_t> at = {0, 1, n - 2};
+  for (std::size_t b :
+       {order_chunk, std::size_t(4096), std::size_t(10752), std::size_t(39936), 1024 * order_chunk})
+    for (long d : {-1L, 0L, 1L})
+      if (std::size_t(long(b) + d) < n - 1) at.push_back(std::size_t(long(b) + d));
+  return at;
+}
+
+/// Where the largest sizes are tested alone (their sorts are slow on the host): the ends and the
+/// check's chunk boundaries +-1.
+bool near_a_chunk_end(std::size_t at, std::size_t n) {
+  return at < 2 || at == n - 2 || at % order_chunk < 2 || at % order_chunk == order_chunk - 1;
+}
+
+TEST_F(StableSort, LeavesSortedInputAsItIsAndSortsItWithOneDescentAnywhere) {
+  for (std::size_t n : {2u, 3u, 2047u, 2049u, 40001u, 2u * 1024 * 2048 + 4096 + 7}) {
+    const auto sorted = sorted_keys(rng, n, n / 3 + 1);
+    SCOPED_TRACE(testing::Message() << "n " << n);
+    expect_order_checked_sorts(sorted, corank::less{});
+    for (std::size_t at : boundary_positions(n)) {
+      if (n > 100000 && !near_a_chunk_end(at, n)) continue;
+      SCOPED_TRACE(testing::Message() << "descent after " << at);
+      auto v = sorted;
+      v[at + 1] = v[at] == 0 ? 0 : v[at] - 1;  // below its predecessor, or equal at the bottom
+      if (v[at + 1] == v[at]) v[at] = v[at] + 1;
+      expect_order_checked_sorts(v, corank::less{}, at % 2 == 1);
+    }
+  }
+}
+
+TEST_F(StableSort, ReversesStrictlyDescendingInputAndSortsDescendingInputWithTies) {
+  for (std::size_t n : {2u, 3u, 2048u, 2049u, 40001u, 2u * 1024 * 2048 + 4096 + 7}) {
+    std::vector<std::uint32_t> v(n);  // strictly descending
+    for (std::size_t i = 0; i < n; ++i) v[i] = std::uint32_t((n - i) * 4 + rng() % 3);
+    SCOPED_TRACE(testing::Message() << "n " << n);
+    expect_order_checked_sorts(v, corank::less{});
+    expect_order_checked_sorts(v, corank::greater{});  // sorted already under greater
+    for (std::size_t at : boundary_positions(n)) {
+      if (n > 100000 && !near_a_chunk_end(at, n)) continue;
+      SCOPED_TRACE(testing::Message() << "tie, then an ascent, after " << at);
+      auto tie = v;
+      tie[at + 1] = tie[at];  // a reversal would swap the two: the values show it
+      expect_order_checked_sorts(tie, corank::less{}, at % 2 == 0);
+      auto ascent = v;
+      ascent[at + 1] = ascent[at] + 1;
+      expect_order_checked_sorts(ascent, corank::less{});
+    }
+  }
+}
+
+/// The benchmarks' nearly sorted shape: sorted with 1% of the positions swapped at random.
+TEST_F(StableSort, SortsNearlySortedInput) {
+  for (std::size_t n : {5000u, 300007u}) {
+    auto v = sorted_keys(rng, n, 1u << 30);
+    for (std::size_t k = 0; k < n / 100; ++k) std::swap(v[rng() % n], v[rng() % n]);
+    expect_order_checked_sorts(v, corank::less{});
+    std::vector<pair_key> records(n);
+    for (std::size_t i = 0; i < n; ++i) records[i] = {v[i] / 64, std::uint32_t(rng())};
+    expect_order_checked_sorts(records, by_hi{});
+  }
+}
+
+/// Sorted and strictly descending inputs of 8- and 16-byte keys by custom comparators; through the
+/// public entry points (which check the order from 32 MB of keys and values), u32 keys alone and
+/// pairs through four-way passes, sorted, with one descent, and strictly descending.
+TEST_F(StableSort, FindsTheOrderOfWideKeysAndOfLargeInputs) {
+  for (std::size_t n : {33u, 70001u}) {
+    std::vector<wide_key> wide(n);
+    for (std::size_t i = 0; i < n; ++i)
+      wide[i] = {i / 3, std::uint32_t(rng() % 1000), std::uint32_t(rng())};
+    std::sort(wide.begin(), wide.end(), wide_order{});
+    expect_order_checked_sorts(wide, wide_order{});
+    std::reverse(wide.begin(), wide.end());
+    expect_order_checked_sorts(wide, wide_order{});  // strictly descending unless two keys tie
+  }
+  using corank::cuda::tuning::merge_sort_policy;
+  const std::size_t n = merge_sort_policy<4, 0>::order_check_from_bytes / 4 + 3;
+  ASSERT_GE(n, (merge_sort_policy<4, 0>::four_way_from));
+  auto v = sorted_keys(rng, n, 1u << 20);
+  expect_stable_sorts(v, corank::less{}, false, true);
+  std::swap(v[n / 2], v[n / 2 + 1]);
+  expect_stable_sorts(v, corank::less{});
+  for (std::size_t i = 0; i < n; ++i) v[i] = std::uint32_t((n - i) * 2);
+  expect_stable_sorts(v, corank::less{}, true);
+}
+
 TEST_F(StableSort, KeepsSignedZerosInInputOrder) {
   std::vector<float> v(40000);
   for (auto& x : v) {

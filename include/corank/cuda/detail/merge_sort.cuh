@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <limits>
 #include <optional>
@@ -51,15 +52,17 @@ inline int merge_passes(std::size_t n, std::size_t tile, std::size_t ways) {
 }
 
 /// A four-way pass over runs of `width` (its cuts in temporary storage), reading the input's grid
-/// samples and writing the output's (unless null) when the policy keeps them.
+/// samples and writing the output's (unless null) when the policy keeps them; skipped unless the
+/// sort's input (`order`) needs merges.
 template <class Key, class Value, class Policy>
 kernels::four_way_runs<Key, Value> four_way_pass(const Key* keys, const Value* vals, std::size_t n,
                                                  std::size_t width, Key* keys_out, Value* vals_out,
                                                  const Key* samples = nullptr,
-                                                 Key* samples_out = nullptr) {
+                                                 Key* samples_out = nullptr,
+                                                 kernels::input_order order = {}) {
   using shape = typename Policy::four_way;
-  return {{},           keys,     vals,     n,       width,      shape::stride,
-          shape::parts, keys_out, vals_out, samples, samples_out};
+  return {{},           keys,     vals,     n,       width,       shape::stride,
+          shape::parts, keys_out, vals_out, samples, samples_out, order};
 }
 
 /// The temporary storage: a second array of keys and of values, the four-way passes' cuts, and
@@ -101,7 +104,7 @@ struct merge_sort_layout {
     return 2 * ((n + every - 1) / every);
   }
   struct parts {
-    temporary_part keys, values, cuts, samples_in, samples_out;
+    temporary_part keys, values, order, cuts, samples_in, samples_out;
     std::size_t bytes;
   };
   static parts of(std::size_t n) {
@@ -110,7 +113,8 @@ struct merge_sort_layout {
     p.keys = layout.add<Key>(n);
     p.values = layout.add<Value>(has_values ? n : 0);
     if (layout.bytes() == std::numeric_limits<std::size_t>::max())
-      return {{}, {}, {}, {}, {}, layout.bytes()};
+      return {{}, {}, {}, {}, {}, {}, layout.bytes()};
+    p.order = layout.add<unsigned>(2);  // kernels::input_order's facts
     p.cuts = layout.add<sort_cut>(cuts(n));
     p.samples_in = layout.add<Key>(samples(n));
     p.samples_out = layout.add<Key>(samples(n));
@@ -119,6 +123,35 @@ struct merge_sort_layout {
   }
   static std::size_t bytes(std::size_t n) { return of(n).bytes; }
 };
+
+/// A number no earlier sort in this process used (kernels::input_order's epoch): never 0, which
+/// fresh memory often holds, nor ~0u, to which a captured call clears the facts.
+inline unsigned next_sort_epoch() {
+  static std::atomic<unsigned> calls{0};
+  unsigned epoch = 0;
+  do epoch = ++calls;
+  while (epoch == 0 || epoch == ~0u);
+  return epoch;
+}
+
+/// The order check of keys[0, n), n >= 2 (kernels::find_input_order), into order's facts, cleared
+/// first when the stream is being captured: a graph's replays repeat the call's epoch, so facts
+/// left by one replay would claim to be the next one's (harmless, but every replay would sort).
+template <class Policy, class Key, class Compare>
+cudaError_t check_input_order(const Key* keys, std::size_t n, kernels::input_order order,
+                              Compare comp, cudaStream_t stream) {
+  auto capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess ||
+      capture != cudaStreamCaptureStatusNone)
+    CORANK_CUDA_TRY(cudaMemsetAsync(order.facts, 0xFF, 2 * sizeof(unsigned), stream));
+  using shape = typename Policy::order_check;
+  constexpr std::size_t chunk = std::size_t(shape::threads) * shape::items;
+  const std::size_t chunks = (n - 1 + chunk - 1) / chunk;
+  const unsigned blocks = unsigned(chunks < shape::max_blocks ? chunks : shape::max_blocks);
+  kernels::find_input_order<shape::threads, shape::items>
+      <<<blocks, shape::threads, 0, stream>>>(keys, n, order, comp);
+  return cudaGetLastError();
+}
 
 /// One four-way pass: the cuts (four_way_partition, each sample's searches shared by the Shape's
 /// search_lanes lanes when lane_search, else one thread each), then one tile per block, launched
@@ -179,25 +212,34 @@ cudaError_t merge_sort_from_tiles(Key* keys, Value* vals, std::size_t n, void* t
   Value* src_v = passes % 2 ? vals_tmp : vals;
   Key* dst_k = passes % 2 ? keys : keys_tmp;
   Value* dst_v = passes % 2 ? vals : vals_tmp;
+  // A sorted input ends here (in place), a strictly descending one in the tile sort (reversed);
+  // small sorts skip the check (no facts: every kernel runs).
+  kernels::input_order order{};
+  if (n * (sizeof(Key) + (layout::has_values ? sizeof(Value) : 0)) >=
+      Policy::order_check_from_bytes) {
+    order = {parts.order.template in<unsigned>(temp), next_sort_epoch()};
+    CORANK_CUDA_TRY(check_input_order<Policy>(keys, n, order, comp, stream));
+  }
   const auto tile_kernel = kernels::merge_sort_tiles<Tile::threads, Tile::items, Tile::min_blocks,
                                                      layout::sample_every, Key, Value, Compare>;
   constexpr std::size_t tile_smem = sizeof(kernels::merge_sort_smem<int(tile), Key, Value>);
   const cudaError_t tile_smem_status = allow_smem(tile_kernel, tile_smem);
   CORANK_CUDA_TRY(tile_smem_status);
   tile_kernel<<<unsigned(tiles), Tile::threads, tile_smem, stream>>>(keys, vals, src_k, src_v,
-                                                                     samples_in, n, comp);
+                                                                     samples_in, n, order, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   for (std::size_t width = tile; width < n; width *= ways) {
     if (four_way) {
       const bool last = 4 * width >= n;  // no pass reads this one's samples
-      const auto pass = four_way_pass<Key, Value, Policy>(src_k, src_v, n, width, dst_k, dst_v,
-                                                          samples_in, last ? nullptr : samples_out);
+      const auto pass = four_way_pass<Key, Value, Policy>(
+          src_k, src_v, n, width, dst_k, dst_v, samples_in, last ? nullptr : samples_out, order);
       CORANK_CUDA_TRY((launch_four_way_pass<typename Policy::four_way>(
           pass, cuts, comp, stream, n < Policy::lane_search_below)));
       std::swap(samples_in, samples_out);
     } else {
       // The production merge's partitioned scheme, every pair of runs a merge of its own.
-      const kernels::pairwise_runs<Key, Value> pass{{}, src_k, src_v, n, width, dst_k, dst_v};
+      const kernels::pairwise_runs<Key, Value> pass{{},    src_k, src_v, n,
+                                                    width, dst_k, dst_v, order};
       using pass_shape = tuning::partitioned_shape<NT, VT, 1>;
       CORANK_CUDA_TRY(launch_partitioned_tiles<pass_shape>(pass, Policy::pass_threads, std::nullopt,
                                                            comp, stream));

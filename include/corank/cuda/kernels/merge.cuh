@@ -392,6 +392,21 @@ struct problem_types {
   static constexpr bool has_values = !std::is_same_v<V, no_value>;
 };
 
+/// What a merge sort learns of its input before it sorts (kernels::find_input_order, in
+/// merge_sort.cuh): whether some key is below its predecessor (a descent), and whether some key is
+/// not. Each fact is a word that a block which sees it sets to the call's epoch, a number no
+/// earlier call used, so the words need no clearing: a stale or garbage word can only claim a fact
+/// that is false, which costs the full sort, never a wrong result. No descent: sorted already;
+/// nothing but descents: strictly descending (no ties), reversed by the tile sort; the merge
+/// passes run on anything else (or with no facts: a pass run alone).
+struct input_order {
+  unsigned* facts = nullptr;  // [0]: a descent seen, [1]: a non-descent seen
+  unsigned epoch = 0;
+  __device__ bool descent() const { return facts[0] == epoch; }
+  __device__ bool non_descent() const { return facts[1] == epoch; }
+  __device__ bool needs_merges() const { return !facts || (descent() && non_descent()); }
+};
+
 /// What the partitioned kernels merge: one merge of A and B (a segment at base 0) into the output.
 template <class K, class V>
 struct single_merge : problem_types<K, V> {
@@ -400,10 +415,12 @@ struct single_merge : problem_types<K, V> {
   V* vals_out;
   __host__ __device__ std::size_t total() const { return inputs.m + inputs.n; }
   __device__ merge_segment<K, V> segment(std::size_t) const { return inputs; }
+  __device__ bool skipped() const { return false; }
 };
 
 /// Or a merge sort pass: the runs of `width` of keys[0, n) merged pairwise into keys_out, each pair
-/// a merge of its own. `width` is a multiple of the tile, so no tile straddles two pairs.
+/// a merge of its own. `width` is a multiple of the tile, so no tile straddles two pairs. Skipped
+/// (no block reads or writes) when the sort's input needs no merges.
 template <class K, class V>
 struct pairwise_runs : problem_types<K, V> {
   const K* keys;
@@ -411,7 +428,9 @@ struct pairwise_runs : problem_types<K, V> {
   std::size_t n, width;
   K* keys_out;
   V* vals_out;
+  input_order order{};
   __host__ __device__ std::size_t total() const { return n; }
+  __device__ bool skipped() const { return !order.needs_merges(); }
   __device__ merge_segment<K, V> segment(std::size_t k) const {
     const std::size_t pair = k / (2 * width) * (2 * width);
     const std::size_t m = min(width, n - pair), nb = min(2 * width, n - pair) - m;
@@ -454,6 +473,7 @@ template <class Problem, class Compare>
 __global__ void merge_partition(Problem p, std::size_t tile, std::size_t tiles,
                                 std::size_t lead_tiles, Compare comp) {
   block::allow_dependent_launch();
+  if (p.skipped()) return;
   const std::size_t first_boundary = lead_tiles > 1 ? lead_tiles : 1;
   const std::size_t boundary = first_boundary + std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (boundary >= tiles) return;
@@ -551,7 +571,9 @@ __global__ void __launch_bounds__(Shape::max_threads, Shape::min_blocks)
   const std::size_t diag1 = min(diag0 + tile, seg.end());
   const bool segment_end = diag1 == seg.end();
   const unsigned warp = unsigned(tid) / 32;
+  const bool skipped = p.skipped();  // read here, tested after the wait (its latency hidden)
   if (t < lead_tiles) {
+    if (skipped) return;
     // Warp 0 searches the start, warp 1 the end (warp 0 both in a one-warp block).
     for (unsigned which = warp; which < 2; which += unsigned(NT) / 32) {
       const std::size_t k = (which == 0 ? diag0 : diag1) - seg.base;
@@ -564,6 +586,7 @@ __global__ void __launch_bounds__(Shape::max_threads, Shape::min_blocks)
     }
   } else {
     block::wait_for_prior_grid();  // the partition pass (launched early: programmatic launch)
+    if (skipped) return;
     if (warp == 0) {
       const unsigned char* slots = partition_slots::at(p.keys_out, diag0);
       std::size_t a0 = 0;

@@ -1,7 +1,9 @@
-// The kernels of the stable merge sort (merge_sort.cuh): sort each tile, then merge passes.
-// Two-way passes are the production merge's partitioned kernels over kernels::pairwise_runs;
-// four-way passes (half as many passes over memory) are four_way_partition and
-// four_way_merge_tiles below, cut at samples (four_way_split.hpp).
+// The kernels of the stable merge sort (merge_sort.cuh): find the input's order, sort each tile,
+// then merge passes. Two-way passes are the production merge's partitioned kernels over
+// kernels::pairwise_runs; four-way passes (half as many passes over memory) are
+// four_way_partition and four_way_merge_tiles below, cut at samples (four_way_split.hpp). An
+// input found sorted costs the order check alone, one found strictly descending a reversal
+// (input_order, in merge.cuh): every later kernel reads the facts and returns.
 #pragma once
 
 #include <cstddef>
@@ -26,17 +28,59 @@ struct merge_sort_smem {
   alignas(16) std::conditional_t<has_values, Value, char> vals[has_values ? Tile + 1 : 1];
 };
 
+/// The input's order facts (input_order) for keys[0, n), n >= 2: block b checks the chunks b,
+/// b + grid, ... of NT x VT consecutive pairs (keys[i], keys[i + 1]) and stops once it has seen
+/// both facts, which in an unsorted input is within its first chunk: such an input is read here
+/// only in the grid's first chunks; a sorted or strictly descending one is read once.
+template <int NT, int VT, class Key, class Compare>
+__global__ void __launch_bounds__(NT)
+    find_input_order(const Key* keys, std::size_t n, input_order order, Compare comp) {
+  constexpr std::size_t chunk = std::size_t(NT) * VT;
+  bool descent = false, non_descent = false;  // seen by the block so far
+  for (std::size_t start = blockIdx.x * chunk; start < n - 1; start += gridDim.x * chunk) {
+    bool d = false, nd = false;
+#pragma unroll
+    for (int j = 0; j < VT; ++j) {
+      const std::size_t i = start + std::size_t(j) * NT + threadIdx.x;
+      if (i < n - 1) (comp(keys[i + 1], keys[i]) ? d : nd) = true;
+    }
+    const bool block_d = __syncthreads_or(d), block_nd = __syncthreads_or(nd);
+    if (threadIdx.x == 0) {
+      if (block_d && !descent) order.facts[0] = order.epoch;
+      if (block_nd && !non_descent) order.facts[1] = order.epoch;
+    }
+    descent = descent || block_d;
+    non_descent = non_descent || block_nd;
+    if (descent && non_descent) return;
+  }
+}
+
 /// Sorts each tile of NT * VT items stably: registers, then merges in shared memory. Reads
 /// keys_in, writes keys_out (may be the same array: a block reads its whole tile first) and, when
 /// SampleEvery > 0 and samples_out is given, the output's grid samples (four-way passes follow).
-/// The tile is loaded and stored in 16-byte vectors where the arrays allow.
+/// The tile is loaded and stored in 16-byte vectors where the arrays allow. An input that needs no
+/// merges (input_order) is left as it is when sorted, and reversed in keys_in (the array being
+/// sorted) when strictly descending: with no ties, that is its stable sort.
 template <int NT, int VT, int MinBlocks, unsigned SampleEvery, class Key, class Value,
           class Compare>
 __global__ void __launch_bounds__(NT, MinBlocks)
-    merge_sort_tiles(const Key* keys_in, const Value* vals_in, Key* keys_out, Value* vals_out,
-                     Key* samples_out, std::size_t n, Compare comp) {
+    merge_sort_tiles(Key* keys_in, Value* vals_in, Key* keys_out, Value* vals_out, Key* samples_out,
+                     std::size_t n, input_order order, Compare comp) {
   constexpr int tile = NT * VT;
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  if (!order.needs_merges()) {
+    if (order.descent())
+      for (std::size_t i = blockIdx.x * std::size_t(NT) + threadIdx.x; i < n / 2;
+           i += std::size_t(gridDim.x) * NT) {
+        const Key k = keys_in[i];
+        keys_in[i] = keys_in[n - 1 - i], keys_in[n - 1 - i] = k;
+        if constexpr (has_values) {
+          const Value v = vals_in[i];
+          vals_in[i] = vals_in[n - 1 - i], vals_in[n - 1 - i] = v;
+        }
+      }
+    return;
+  }
   // Dynamic: a tile of pairs may take more than the 48 KiB of static shared memory.
   extern __shared__ __align__(16) unsigned char tile_smem[];
   auto& smem = *reinterpret_cast<merge_sort_smem<tile, Key, Value>*>(tile_smem);
@@ -101,6 +145,7 @@ struct four_way_runs : problem_types<K, V> {
   V* vals_out;
   const K* samples = nullptr;
   K* samples_out = nullptr;
+  input_order order{};  // the sort's input: no block reads or writes unless it needs merges
 
   struct group_runs {
     std::size_t base;
@@ -158,6 +203,7 @@ struct four_way_runs : problem_types<K, V> {
 template <class Shape, unsigned Lanes, class Problem, class Compare>
 __global__ void four_way_partition(Problem p, four_way_split<std::size_t>* cuts, Compare comp) {
   block::allow_dependent_launch();
+  if (!p.order.needs_merges()) return;
   // Each sample's searches are shared by Lanes consecutive lanes; conditions below hold for a
   // whole group or none of it.
   using search = std::conditional_t<Lanes == 1, grid_search, block::lane_group_search<Lanes>>;
@@ -223,8 +269,10 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   const std::size_t first = blockIdx.x % p.tiles_per_group() * Shape::parts;
   const auto runs = p.group(group);
   const std::size_t samples = sample_grid<std::size_t>::of(runs.keys, Shape::stride).samples();
-  if (first >= samples) return;  // past a short group's cuts
-  block::wait_for_prior_grid();  // the cuts (four_way_partition, launched before)
+  if (first >= samples) return;                // past a short group's cuts
+  const bool merges = p.order.needs_merges();  // read here, tested after the wait
+  block::wait_for_prior_grid();                // the cuts (four_way_partition, launched before)
+  if (!merges) return;
   if (tid < 2) {
     const std::size_t q = first + (tid ? Shape::parts : 0);
     bounds[tid] = q < samples ? cuts[group * p.cut_slots() + q] : runs.keys.end();
