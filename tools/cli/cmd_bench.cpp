@@ -1,6 +1,7 @@
 // corank bench <experiment>: corank side by side with its peers, as tables (stdout), JSON, CSV.
 // `corank bench all` runs every experiment (tools/bench/suite.hpp); the others run one.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -19,6 +20,7 @@
 #include "cli/commands.hpp"
 #include "support/backend/gpu.hpp"
 #include "support/data/matrix_like.hpp"
+#include "support/data/shapes.hpp"
 #include "support/io/output_file.hpp"
 
 namespace corank::cli {
@@ -34,6 +36,8 @@ struct bench_args {
   bool quiet = false;
   std::string tuning_path;  // merge, GPU: a table from `corank tune merge` for automatic
   std::vector<std::string> types, only;  // CPU sort and merge: item types, contender names
+  std::vector<std::string> shapes;       // GPU sort: the sweep's input shapes (empty: all)
+  bool sweep_only = false;               // GPU sort: no segmented sorts, no std::sort chart
 };
 
 std::vector<std::size_t> sizes_or(const bench_args& args, std::vector<std::size_t> fallback) {
@@ -114,12 +118,26 @@ void run_merge_bench(const bench_args& args) {
          outputs);
 }
 
+/// --types of bench sort: the CPU's item types, or the GPU sweep's key types.
+const std::string cpu_sort_types = "u32,u64,pairs", gpu_sort_types = "u32,u64,f32,f64,record16";
+
 void run_sort_bench(const bench_args& args) {
+  std::vector<data::key_shape> shapes;  // named ones checked before any work
+  for (const std::string& s : args.shapes) shapes.push_back(data::key_shape_named(s));
   if (!options_ok(args)) return;
+  const bool gpu = on_gpu(args);
+  const auto known = CLI::detail::split(gpu ? gpu_sort_types : cpu_sort_types, ',');
+  for (const std::string& t : args.types)
+    if (std::find(known.begin(), known.end(), t) == known.end())
+      throw std::invalid_argument("bench sort --types " + t + ": the " + (gpu ? "GPU" : "CPU") +
+                                  " sorts take " + (gpu ? gpu_sort_types : cpu_sort_types));
   bench_outputs outputs(args);
-  if (on_gpu(args)) {
+  if (gpu) {
     bench::gpu_sort_config config = bench::gpu_sort_defaults(args.quick);
     config.sizes = sizes_or(args, config.sizes);
+    if (!args.types.empty()) config.key_types = args.types;
+    if (!shapes.empty()) config.shapes = shapes;
+    if (args.sweep_only) config.segmented_keys = 0, config.cpu_sizes.clear();
     config.show_progress = !args.quiet;
     return finish(bench::run_gpu_sort_bench(config), outputs);
   }
@@ -292,9 +310,18 @@ void add_bench_command(CLI::App& app) {
                  segsort_args)
       ->callback([segsort_args] { run_segmented_sort_bench(*segsort_args); });
   auto sort_args = std::make_shared<bench_args>();
-  add_cpu_choices(add_experiment(*bench, "sort", "Sort u32 keys (uniform random)", sort_args),
-                  sort_args, "u32,u64,pairs")
-      ->callback([sort_args] { run_sort_bench(*sort_args); });
+  CLI::App* sort = add_experiment(*bench, "sort", "Sort u32 keys (uniform random)", sort_args);
+  add_cpu_choices(sort, sort_args, cpu_sort_types + ",f32,f64,record16");
+  sort->get_option("--types")->description(
+      "CPU: item types, of " + cpu_sort_types + " (default: all; --quick: u32); " +
+      "GPU: the sweep's key types, keys and pairs each, of " + gpu_sort_types);
+  sort->add_option("--shapes", sort_args->shapes,
+                   "GPU: the sweep's input shapes (default all: uniform,presorted,reverse,"
+                   "nearly-sorted,few-distinct,all-equal,zipf)")
+      ->delimiter(',');
+  sort->add_flag("--sweep-only", sort_args->sweep_only,
+                 "GPU: the whole-array sweep alone (no segmented sorts, no std::sort chart)");
+  sort->callback([sort_args] { run_sort_bench(*sort_args); });
   auto all_args = std::make_shared<bench_args>();
   CLI::App* all = add_experiment(
       *bench, "all",

@@ -66,6 +66,22 @@ inline const char* name(key_shape s) {
   return "?";
 }
 
+/// The shape of name(s), spaces written as spaces or '-' ("nearly-sorted"); throws
+/// std::invalid_argument naming the shapes for another name.
+inline key_shape key_shape_named(std::string_view wanted) {
+  std::string list;
+  for (key_shape s : all_key_shapes()) {
+    std::string n = name(s);
+    if (n.size() == wanted.size() &&
+        std::equal(n.begin(), n.end(), wanted.begin(),
+                   [](char x, char y) { return x == y || (x == ' ' && y == '-'); }))
+      return s;
+    std::replace(n.begin(), n.end(), ' ', '-');
+    list += (list.empty() ? "" : ", ") + n;
+  }
+  throw std::invalid_argument("unknown input shape '" + std::string(wanted) + "' (" + list + ")");
+}
+
 /// splitmix64: a counter hash, so element i of an input depends on (seed, i) only.
 constexpr std::uint64_t mix(std::uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
