@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""The include graph stands in layers: checks every #include of the source tree against RULES.
+"""The include graph stands in layers: checks every #include of the source tree against RULES
+(the tools' folders in build order, the library apart from the tools, the product apart from the
+study).
 
     usage: scripts/check_include_graph.py [ROOT]      (default: the repository holding this script)
            scripts/check_include_graph.py --self-test (each rule catches a planted edge)
@@ -53,7 +55,19 @@ def tools_in_build_order(src, dst, written):
     return None
 
 
-RULES = [no_upward_path, library_includes_no_tools, tools_in_build_order]
+def product_includes_no_study(src, dst, written):
+    """The product stands without the study: no header of include/corank outside the study wing
+    (include/corank/study/, corank/study.cuh) includes one of it; the study builds on the product."""
+    def in_study(path):
+        return path.startswith("include/corank/study/") or path == "include/corank/study.cuh"
+
+    if src.startswith("include/") and not in_study(src) and dst and in_study(dst):
+        return "the product includes the study's %s" % dst
+    return None
+
+
+RULES = [no_upward_path, library_includes_no_tools, tools_in_build_order,
+         product_includes_no_study]
 
 
 def source_files(root):
@@ -98,6 +112,8 @@ def self_test():
     planted = {
         "include/corank/a.hpp": '#include "corank/b.hpp"\n#include <vector>\n',
         "include/corank/b.hpp": "",
+        "include/corank/study.cuh": '#include "corank/study/s.cuh"\n',
+        "include/corank/study/s.cuh": '#include "corank/b.hpp"\n',
         "tools/support/io/f.hpp": '#include "corank/a.hpp"\n',
         "tools/bench/r.hpp": '#include "support/io/f.hpp"\n',
         "tools/cli/c.cpp": '#include "bench/r.hpp"\n#include "support/io/f.hpp"\n',
@@ -107,6 +123,8 @@ def self_test():
         "tools/support/io/g.hpp": ('#include "bench/r.hpp"\n', "built after it"),
         "tools/bench/s.hpp": ('#include "cli/c.cpp"\n', "built after it"),
         "tools/cli/d.cpp": ('#include "../bench/r.hpp"\n', "runs upward"),
+        "include/corank/cuda/p.cuh": ('#include "corank/study/s.cuh"\n', "the study's"),
+        "include/corank/cuda/q.cuh": ('#include "corank/study.cuh"\n', "the study's"),
     }
     failures = 0
     with tempfile.TemporaryDirectory() as root:

@@ -13,9 +13,9 @@ void scan_ops<K>::segmented_scan(const K* in, std::size_t n, const std::int64_t*
     const cudaStream_t stream = cuda_detail::as_stream(handle);
     with_scan_op(op, [&](auto scan) {
       cuda_detail::check(exclusive ? corank::cuda::segmented_exclusive_scan(
-                                         in, out, n, offsets, num_segments, init, scan, stream)
+                                         in, n, offsets, num_segments, out, init, scan, stream)
                                    : corank::cuda::segmented_inclusive_scan(
-                                         in, out, n, offsets, num_segments, scan, stream),
+                                         in, n, offsets, num_segments, out, scan, stream),
                          "segmented_scan");
     });
   } else {

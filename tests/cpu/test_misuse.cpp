@@ -273,7 +273,7 @@ TEST_F(CpuMisuse, ThrowingOperatorPropagatesFromSegmentedScans) {
                      comparator_error);
       });
       for (int per_pass : {1, 4}) {
-        corank::cpu::options iterate = opt;
+        corank::cpu::segmented_scan_options iterate = opt;
         iterate.steps_per_pass = per_pass;
         std::vector<double> a(n, 1.0), scale(n, 0.5);
         calls = 0;

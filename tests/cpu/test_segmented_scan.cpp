@@ -5,6 +5,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -57,8 +58,8 @@ T poison() {
 
 class CpuSegmentedScan : public corank::test::seeded_test {
  protected:
-  static corank::cpu::options parallel(int threads) {
-    corank::cpu::options opt;
+  static corank::cpu::segmented_scan_options parallel(int threads) {
+    corank::cpu::segmented_scan_options opt;
     opt.threads = threads;
     opt.sequential_below = 0;
     return opt;
@@ -180,7 +181,8 @@ TEST_F(CpuSegmentedScan, FloatSumsMatchTheDoubleReference) {
 /// exact.
 template <class Op = std::plus<>>
 void check_iterations(std::mt19937_64& rng, const std::vector<std::int64_t>& offsets,
-                      long long iterations, const corank::cpu::options& opt, Op op = {}) {
+                      long long iterations, const corank::cpu::segmented_scan_options& opt,
+                      Op op = {}) {
   using u32 = std::uint32_t;
   const std::size_t n = static_cast<std::size_t>(offsets.back()), p = offsets.size() - 1;
   SCOPED_TRACE("n=" + std::to_string(n) + " segments=" + std::to_string(p) + " iterations=" +
@@ -250,11 +252,30 @@ TEST_F(CpuSegmentedScan, ScaledIterationsFlushSubnormalsAndRestoreTheCallersMode
 }
 #endif
 
+// Zero iterations or elements leave the data alone; what the GPU's scans refuse with
+// cudaErrorInvalidValue (segmented_scan_contract.hpp) throws, before anything is written.
 TEST_F(CpuSegmentedScan, ScaledIterationsOfNothingDoNothing) {
   std::vector<std::uint32_t> a{3, 4}, scale{5, 6};
   const std::vector<std::int64_t> offsets{0, 2};
   corank::cpu::scaled_segmented_scan_iterations(a.data(), scale.data(), 2, offsets.data(), 1, 0);
   corank::cpu::scaled_segmented_scan_iterations(a.data(), scale.data(), 0, offsets.data(), 1, 5);
+  EXPECT_EQ(a, (std::vector<std::uint32_t>{3, 4}));
+  for (int bad : {-1, corank::segmented_scan_most_steps_per_pass + 1}) {
+    corank::cpu::segmented_scan_options opt;
+    opt.steps_per_pass = bad;
+    EXPECT_THROW(corank::cpu::scaled_segmented_scan_iterations(
+                     a.data(), scale.data(), 2, offsets.data(), 1, 4, corank::plus{}, opt),
+                 std::invalid_argument)
+        << bad;
+  }
+  EXPECT_THROW(corank::cpu::scaled_segmented_scan_iterations(a.data(), scale.data(), 2,
+                                                             offsets.data(), 1, -1),
+               std::invalid_argument);
+  EXPECT_THROW(corank::cpu::segmented_inclusive_scan(a.data(), 2, offsets.data(), 0, a.data()),
+               std::invalid_argument);
+  EXPECT_THROW(
+      corank::cpu::segmented_inclusive_scan(a.data(), 2, (const std::int64_t*)nullptr, 1, a.data()),
+      std::invalid_argument);
   EXPECT_EQ(a, (std::vector<std::uint32_t>{3, 4}));
 }
 

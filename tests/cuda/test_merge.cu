@@ -1,6 +1,6 @@
-// corank::cuda::merge / merge_by_key against std::merge, for every algorithm of the study and the
-// production kernel. Outputs are poisoned before each run; payloads record each key's origin, so
-// stability is checked, not assumed.
+// corank::cuda::merge / merge_by_key (the production kernel) and corank::study::cuda's (the study's
+// kernels) against std::merge. Outputs are poisoned before each run; payloads record each key's
+// origin, so stability is checked, not assumed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "corank/cuda/merge.cuh"
+#include "corank/study/merge.cuh"
 #include "support/cuda_test.cuh"
 #include "support/merge_reference.hpp"
 #include "support/seeded_test.hpp"
@@ -17,7 +18,7 @@
 namespace {
 
 using corank::cuda::merge_algorithm;
-using corank::cuda::merge_options;
+using merge_options = corank::study::cuda::merge_options;  // any kernel's
 using corank::test::device_buffer;
 
 /// A 16-byte key ordered by `major` then `minor` descending: a custom comparator over a struct.
@@ -88,6 +89,26 @@ std::vector<config> all_configs() {
   return c;
 }
 
+/// A merge by any kernel: the product's entry point for `automatic`, the study's for the others.
+template <class K, class Compare = corank::less>
+cudaError_t merge_with(const merge_options& opt, const K* a, std::size_t m, const K* b,
+                       std::size_t n, K* out, Compare comp = {}) {
+  if (opt.algorithm == merge_algorithm::automatic)
+    return corank::cuda::merge(static_cast<const corank::cuda::merge_options&>(opt), a, m, b, n,
+                               out, comp);
+  return corank::study::cuda::merge(opt, a, m, b, n, out, comp);
+}
+
+template <class K, class V, class Compare>
+cudaError_t merge_by_key_with(const merge_options& opt, const K* a, const V* va, std::size_t m,
+                              const K* b, const V* vb, std::size_t n, K* out, V* vout,
+                              Compare comp) {
+  if (opt.algorithm == merge_algorithm::automatic)
+    return corank::cuda::merge_by_key(static_cast<const corank::cuda::merge_options&>(opt), a, va,
+                                      m, b, vb, n, out, vout, comp);
+  return corank::study::cuda::merge_by_key(opt, a, va, m, b, vb, n, out, vout, comp);
+}
+
 /// Runs the merge on the device: with options when `opt` is given, else the plain overload.
 template <class K, class Compare>
 std::vector<K> device_merge(const merge_options* opt, const std::vector<K>& a,
@@ -100,8 +121,8 @@ std::vector<K> device_merge(const merge_options* opt, const std::vector<K>& a,
     cudaMemcpy(db.data() + offset, b.data(), b.size() * sizeof(K), cudaMemcpyHostToDevice);
   dout.poison();
   const cudaError_t launched =
-      opt ? corank::cuda::merge(*opt, da.data() + offset, a.size(), db.data() + offset, b.size(),
-                                dout.data() + offset, comp)
+      opt ? merge_with(*opt, da.data() + offset, a.size(), db.data() + offset, b.size(),
+                       dout.data() + offset, comp)
           : corank::cuda::merge(da.data() + offset, a.size(), db.data() + offset, b.size(),
                                 dout.data() + offset, comp);
   EXPECT_EQ(launched, cudaSuccess) << cudaGetErrorString(launched);
@@ -143,9 +164,9 @@ void expect_pairs_merged(const merge_options* opt, const std::vector<K>& a, cons
   up(da, a, offset), up(db, b, offset), up(dva, va, offset), up(dvb, vb, offset);
   dk.poison(), dv.poison();
   const cudaError_t launched =
-      opt ? corank::cuda::merge_by_key(*opt, da.data() + offset, dva.data() + offset, a.size(),
-                                       db.data() + offset, dvb.data() + offset, b.size(),
-                                       dk.data() + offset, dv.data() + offset, comp)
+      opt ? merge_by_key_with(*opt, da.data() + offset, dva.data() + offset, a.size(),
+                              db.data() + offset, dvb.data() + offset, b.size(), dk.data() + offset,
+                              dv.data() + offset, comp)
           : corank::cuda::merge_by_key(da.data() + offset, dva.data() + offset, a.size(),
                                        db.data() + offset, dvb.data() + offset, b.size(),
                                        dk.data() + offset, dv.data() + offset, comp);
@@ -346,14 +367,12 @@ TEST(GpuMergeArguments, BadArgumentsReturnErrorsAndLaunchNothing) {
   EXPECT_EQ(merge(nullptr, 0, nullptr, 0, nullptr), cudaSuccess);  // empty: nothing to do
   merge_options opt;
   opt.algorithm = merge_algorithm::tiled, opt.threads = 100;  // not a multiple of 32
-  EXPECT_EQ(corank::cuda::merge(opt, a.data(), 100, b.data(), 100, out.data()),
-            cudaErrorInvalidValue);
+  EXPECT_EQ(merge_with(opt, a.data(), 100, b.data(), 100, out.data()), cudaErrorInvalidValue);
   merge_options single, partitioned;  // automatic's block shapes: fixed, or up to 512 threads
   single.scheme = corank::cuda::merge_scheme::single_launch, single.threads = 128;
   partitioned.scheme = corank::cuda::merge_scheme::partitioned, partitioned.threads = 1024;
-  EXPECT_EQ(corank::cuda::merge(single, a.data(), 100, b.data(), 100, out.data()),
-            cudaErrorInvalidValue);
-  EXPECT_EQ(corank::cuda::merge(partitioned, a.data(), 100, b.data(), 100, out.data()),
+  EXPECT_EQ(merge_with(single, a.data(), 100, b.data(), 100, out.data()), cudaErrorInvalidValue);
+  EXPECT_EQ(merge_with(partitioned, a.data(), 100, b.data(), 100, out.data()),
             cudaErrorInvalidValue);
   device_buffer<std::uint64_t> va(100), vb(100), vout(200);
   EXPECT_EQ(corank::cuda::merge_by_key(a.data(), va.data(), 100, b.data(), vb.data(), 100,
@@ -391,10 +410,9 @@ TEST_F(GpuMergeTuning, TableFillsWhatTheOptionsLeaveOpen) {
                         corank::test::sorted_keys<std::uint32_t>(rng, m + 7, 1000), corank::less{});
   }
   device_buffer<std::uint32_t> a(15000), b(15000), out(30000);
-  EXPECT_EQ(corank::cuda::merge(opt, a.data(), 15000, b.data(), 15000, out.data()),
-            cudaErrorInvalidValue);
+  EXPECT_EQ(merge_with(opt, a.data(), 15000, b.data(), 15000, out.data()), cudaErrorInvalidValue);
   opt.threads = 256;  // the options win over the table
-  EXPECT_EQ(corank::cuda::merge(opt, a.data(), 15000, b.data(), 15000, out.data()), cudaSuccess);
+  EXPECT_EQ(merge_with(opt, a.data(), 15000, b.data(), 15000, out.data()), cudaSuccess);
   merge_options tiled;
   tiled.algorithm = merge_algorithm::tiled, tiled.tuning = &table;
   expect_keys_merged(&tiled, corank::test::sorted_keys<std::uint32_t>(rng, 3000, 100),
@@ -438,7 +456,7 @@ TEST(GpuMergeLarge, MoreThanTwoToThe32Outputs) {
   circular.algorithm = merge_algorithm::circular;
   for (const merge_options& opt : {merge_options{}, single, circular}) {
     out.poison();
-    ASSERT_EQ(corank::cuda::merge(opt, a.data(), m, b.data(), n, out.data()), cudaSuccess);
+    ASSERT_EQ(merge_with(opt, a.data(), m, b.data(), n, out.data()), cudaSuccess);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     const std::vector<std::uint8_t> host = out.to_host();
     std::size_t at = 0;

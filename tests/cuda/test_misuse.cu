@@ -18,6 +18,7 @@
 #include "corank/cuda/bitonic_sort.cuh"
 #include "corank/cuda/merge.cuh"
 #include "corank/cuda/merge_sort.cuh"
+#include "corank/study/merge.cuh"
 #include "support/cuda_test.cuh"
 #include "support/misuse.hpp"
 #include "support/seeded_test.hpp"
@@ -25,7 +26,7 @@
 namespace {
 
 using corank::cuda::merge_algorithm;
-using corank::cuda::merge_options;
+using merge_options = corank::study::cuda::merge_options;  // any kernel's
 using corank::test::bit_multiset;
 using corank::test::coin_less;
 using corank::test::device_buffer;
@@ -78,8 +79,8 @@ void check_merge_ends(const std::vector<K>& a, const std::vector<K>& b, Compare 
   dv.poison();
   cudaError_t launched = cudaErrorUnknown, finished = cudaErrorUnknown;
   finishes_within(hang_limit, [&] {
-    launched = corank::cuda::merge_by_key(opt, da.data(), dva.data(), m, db.data(), dvb.data(), n,
-                                          dk.data(), dv.data(), comp);
+    launched = corank::study::cuda::merge_by_key(opt, da.data(), dva.data(), m, db.data(),
+                                                 dvb.data(), n, dk.data(), dv.data(), comp);
     finished = cudaDeviceSynchronize();
   });
   ASSERT_EQ(launched, cudaSuccess) << cudaGetErrorString(launched);

@@ -1,5 +1,6 @@
-// The GPU segmented scans (production kernel and the study's two) against the sequential
-// reference: exact for integers, within float rounding of a double reference for floats.
+// The GPU segmented scans (corank::cuda's production kernel and corank::study::cuda's two) against
+// the sequential reference: exact for integers, within float rounding of a double reference for
+// floats.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -7,13 +8,13 @@
 #include <vector>
 
 #include "corank/cuda/segmented_scan.cuh"
+#include "corank/study/segmented_scan.cuh"
 #include "support/cuda_test.cuh"
 #include "support/seeded_test.hpp"
 #include "support/segmented_scan_reference.hpp"
 
 namespace {
 
-using corank::cuda::segmented_scan_algorithm;
 using corank::test::device_buffer;
 using corank::test::offsets_with_heads;
 using corank::test::random_offsets;
@@ -26,14 +27,58 @@ constexpr int tile8 = corank::cuda::tuning::segmented_scan_policy<8>::shape::til
 constexpr int most_steps_per_pass =
     corank::cuda::tuning::segmented_scan_iteration::most_steps_per_pass;
 
+/// The kernel under test: the production one, or one of the study's.
+enum class segmented_scan_algorithm { automatic, thread_per_segment, warp_per_segment };
+
+/// The scans of one kernel: the product's entry points (with `product`, its options) for
+/// `automatic`, the study's for the others.
+struct scans {
+  segmented_scan_algorithm algorithm;
+  corank::cuda::segmented_scan_options product{};
+
+  corank::study::cuda::segmented_scan_algorithm studied() const {
+    return algorithm == segmented_scan_algorithm::thread_per_segment
+               ? corank::study::cuda::segmented_scan_algorithm::thread_per_segment
+               : corank::study::cuda::segmented_scan_algorithm::warp_per_segment;
+  }
+  template <class T, class Offset, class Op = corank::plus>
+  cudaError_t inclusive(const T* in, std::size_t n, const Offset* offsets, std::size_t p, T* out,
+                        Op op = {}) const {
+    if (algorithm == segmented_scan_algorithm::automatic)
+      return corank::cuda::segmented_inclusive_scan(product, in, n, offsets, p, out, op);
+    return corank::study::cuda::segmented_inclusive_scan(studied(), in, n, offsets, p, out, op);
+  }
+  template <class T, class Offset, class Op = corank::plus>
+  cudaError_t exclusive(const T* in, std::size_t n, const Offset* offsets, std::size_t p, T* out,
+                        T init, Op op = {}) const {
+    if (algorithm == segmented_scan_algorithm::automatic)
+      return corank::cuda::segmented_exclusive_scan(product, in, n, offsets, p, out, init, op);
+    return corank::study::cuda::segmented_exclusive_scan(studied(), in, n, offsets, p, out, init,
+                                                         op);
+  }
+  template <class T, class Offset>
+  cudaError_t scaled(const T* in, const T* scale, std::size_t n, const Offset* offsets,
+                     std::size_t p, T* out) const {
+    if (algorithm == segmented_scan_algorithm::automatic)
+      return corank::cuda::scaled_segmented_inclusive_scan(product, in, scale, n, offsets, p, out);
+    return corank::study::cuda::scaled_segmented_inclusive_scan(studied(), in, scale, n, offsets, p,
+                                                                out);
+  }
+  template <class T, class Offset>
+  cudaError_t iterations(T* a, const T* scale, std::size_t n, const Offset* offsets, std::size_t p,
+                         long long steps) const {
+    if (algorithm == segmented_scan_algorithm::automatic)
+      return corank::cuda::scaled_segmented_scan_iterations(product, a, scale, n, offsets, p,
+                                                            steps);
+    return corank::study::cuda::scaled_segmented_scan_iterations(studied(), a, scale, n, offsets, p,
+                                                                 steps);
+  }
+};
+
 class GpuSegmentedScan : public corank::test::seeded_test,
                          public ::testing::WithParamInterface<segmented_scan_algorithm> {
  protected:
-  corank::cuda::segmented_scan_options options() const {
-    corank::cuda::segmented_scan_options opt;
-    opt.algorithm = GetParam();
-    return opt;
-  }
+  scans options() const { return {GetParam()}; }
 
   /// Runs the scan on the device; `shift` elements of offset make the pointers unaligned; in place
   /// when `in_place`. Returns the output (poisoned beforehand).
@@ -50,9 +95,9 @@ class GpuSegmentedScan : public corank::test::seeded_test,
     const T* src = d_in.data() + shift;
     cudaError_t e;
     if constexpr (Exclusive)
-      e = corank::cuda::segmented_exclusive_scan(options(), src, out, n, d_off.data(), p, init, op);
+      e = options().exclusive(src, n, d_off.data(), p, out, init, op);
     else
-      e = corank::cuda::segmented_inclusive_scan(options(), src, out, n, d_off.data(), p, op);
+      e = options().inclusive(src, n, d_off.data(), p, out, op);
     EXPECT_EQ(e, cudaSuccess) << cudaGetErrorString(e);
     EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     auto all = in_place ? d_in.to_host() : d_out.to_host();
@@ -116,9 +161,9 @@ TEST_P(GpuSegmentedScan, HandlesEmptySegmentsAndEmptyInput) {
   for (int i = 0; i < 300; ++i) offsets.push_back(tile4 + 5);
   for (int i = 0; i < 300; ++i) offsets.push_back(n);
   check_exact(random_values<std::int32_t>(rng, n, -100, 100), offsets);
-  EXPECT_EQ(corank::cuda::segmented_inclusive_scan(options(), (const int*)nullptr, (int*)nullptr, 0,
-                                                   (const std::int64_t*)nullptr, 0),
-            cudaSuccess);
+  EXPECT_EQ(
+      options().inclusive((const int*)nullptr, 0, (const std::int64_t*)nullptr, 0, (int*)nullptr),
+      cudaSuccess);
 }
 
 TEST_P(GpuSegmentedScan, OneSegmentSpanningEverything) {
@@ -207,10 +252,9 @@ TEST_P(GpuSegmentedScan, ScaledIterationsInPlaceReuseTheWorkspace) {
   device_buffer<std::int64_t> d_off(offsets);
   corank::cuda::segmented_scan_workspace ws;
   auto opt = options();
-  opt.workspace = &ws;
+  opt.product.workspace = &ws;
   for (int iter = 0; iter < 5; ++iter) {
-    ASSERT_EQ(corank::cuda::scaled_segmented_inclusive_scan(opt, d_a.data(), d_x.data(), d_a.data(),
-                                                            n, d_off.data(), offsets.size() - 1),
+    ASSERT_EQ(opt.scaled(d_a.data(), d_x.data(), n, d_off.data(), offsets.size() - 1, d_a.data()),
               cudaSuccess);
   }
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
@@ -220,11 +264,10 @@ TEST_P(GpuSegmentedScan, ScaledIterationsInPlaceReuseTheWorkspace) {
 /// `iterations` steps of a = scan(a * xbar) at once (scaled_segmented_scan_iterations) against
 /// the reference applied step by step. Unsigned values wrap modulo 2^32 on both sides, so the
 /// check is exact. `shift` elements make both pointers unaligned.
-void check_iterations_at_once(std::mt19937_64& rng, const corank::cuda::segmented_scan_options& opt,
-                              std::size_t n, double mean_length, int iterations,
-                              std::size_t shift) {
+void check_iterations_at_once(std::mt19937_64& rng, const scans& opt, std::size_t n,
+                              double mean_length, int iterations, std::size_t shift) {
   SCOPED_TRACE("n=" + std::to_string(n) + " mean=" + std::to_string(mean_length) +
-               " shift=" + std::to_string(shift) + (opt.workspace ? " workspace" : ""));
+               " shift=" + std::to_string(shift) + (opt.product.workspace ? " workspace" : ""));
   using u32 = std::uint32_t;
   const auto offsets = random_offsets<std::int32_t>(rng, n, mean_length, 0.02);
   const auto a = random_values<u32>(rng, n, 0, 4294967295.0);
@@ -235,9 +278,8 @@ void check_iterations_at_once(std::mt19937_64& rng, const corank::cuda::segmente
   padded_x.insert(padded_x.end(), xbar.begin(), xbar.end());
   device_buffer<u32> d_a(padded_a), d_x(padded_x);
   device_buffer<std::int32_t> d_off(offsets);
-  const cudaError_t e = corank::cuda::scaled_segmented_scan_iterations(
-      opt, d_a.data() + shift, d_x.data() + shift, n, d_off.data(), offsets.size() - 1,
-      iterations);
+  const cudaError_t e = opt.iterations(d_a.data() + shift, d_x.data() + shift, n, d_off.data(),
+                                       offsets.size() - 1, iterations);
   ASSERT_EQ(e, cudaSuccess) << cudaGetErrorString(e);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   const auto got = d_a.to_host();
@@ -256,16 +298,15 @@ TEST_P(GpuSegmentedScan, ScaledIterationsAtOnceAreExact) {
     for (int steps_per_pass : {0, 1, 2, 3, most_steps_per_pass}) {
       SCOPED_TRACE("steps_per_pass=" + std::to_string(steps_per_pass));
       auto opt = options();
-      opt.workspace = with_workspace ? &ws : nullptr;
-      opt.steps_per_pass = steps_per_pass;
+      opt.product.workspace = with_workspace ? &ws : nullptr;
+      opt.product.steps_per_pass = steps_per_pass;
       for (std::size_t n : {std::size_t(120001), std::size_t(1), std::size_t(tile - 1),
                             std::size_t(tile + 1), std::size_t(3 * tile), std::size_t(70001)})
         for (double mean : {3.0, 60.0, 9000.0})
           check_iterations_at_once(rng, opt, n, mean, 5 + 4 * int(n % 2), n % 2);
     }
-  EXPECT_EQ(corank::cuda::scaled_segmented_scan_iterations(options(), (std::uint32_t*)nullptr,
-                                                           (const std::uint32_t*)nullptr, 0,
-                                                           (const std::int32_t*)nullptr, 0, 3),
+  EXPECT_EQ(options().iterations((std::uint32_t*)nullptr, (const std::uint32_t*)nullptr, 0,
+                                 (const std::int32_t*)nullptr, 0, 3),
             cudaSuccess);
 }
 
@@ -297,10 +338,10 @@ TEST_P(GpuSegmentedScan, LargeScaledIterationsAtOnceAreExact) {
   ASSERT_GT(waves(several{}, grid_per_step), one_grid_up_to);
   corank::cuda::segmented_scan_workspace ws;
   auto opt = options();
-  opt.workspace = &ws;
+  opt.product.workspace = &ws;
   for (int steps_per_pass : {0, 1, 2, 3, most_steps_per_pass}) {
     SCOPED_TRACE("steps_per_pass=" + std::to_string(steps_per_pass));
-    opt.steps_per_pass = steps_per_pass;
+    opt.product.steps_per_pass = steps_per_pass;
     for (std::size_t n : {one_grid, grid_per_step}) {
       check_iterations_at_once(rng, opt, n, 40.0, 5, 0);
       check_iterations_at_once(rng, opt, n, 30000.0, 3, 1);
@@ -310,24 +351,35 @@ TEST_P(GpuSegmentedScan, LargeScaledIterationsAtOnceAreExact) {
     check_iterations_at_once(rng, opt, grid_per_step, 500.0, 1, 0);
     check_iterations_at_once(rng, opt, grid_per_step, 60.0, 11, 0);
   }
-  opt.steps_per_pass = most_steps_per_pass;  // whole passes of the most steps, then a short one
+  opt.product.steps_per_pass =
+      most_steps_per_pass;  // whole passes of the most steps, then a short one
   check_iterations_at_once(rng, opt, one_grid, 700.0, 2 * most_steps_per_pass + 3, 1);
   check_iterations_at_once(rng, opt, grid_per_step, 700.0, most_steps_per_pass + 3, 1);
 }
 
+// What the CPU's scans refuse with std::invalid_argument (segmented_scan_contract.hpp), every
+// kernel refuses with cudaErrorInvalidValue, writing nothing: steps per pass out of range (the
+// production kernel's option), negative iterations, no segments or no offsets for n > 0.
 TEST_P(GpuSegmentedScan, RejectsUnsupportedStepsPerPass) {
   CORANK_REQUIRE_GPU();
   const std::vector<std::int32_t> offsets{0, 2};
   device_buffer<std::uint32_t> d_a(std::vector<std::uint32_t>{1, 2}), d_x(d_a.to_host());
   device_buffer<std::int32_t> d_off(offsets);
-  for (int bad : {-1, most_steps_per_pass + 1}) {
-    auto opt = options();
-    opt.steps_per_pass = bad;
-    EXPECT_EQ(corank::cuda::scaled_segmented_scan_iterations(opt, d_a.data(), d_x.data(), 2,
-                                                             d_off.data(), 1, 4),
-              cudaErrorInvalidValue)
-        << bad;
-  }
+  if (GetParam() == segmented_scan_algorithm::automatic)
+    for (int bad : {-1, most_steps_per_pass + 1}) {
+      auto opt = options();
+      opt.product.steps_per_pass = bad;
+      EXPECT_EQ(opt.iterations(d_a.data(), d_x.data(), 2, d_off.data(), 1, 4),
+                cudaErrorInvalidValue)
+          << bad;
+      EXPECT_EQ(opt.inclusive(d_a.data(), 2, d_off.data(), 1, d_a.data()), cudaErrorInvalidValue)
+          << bad;
+    }
+  EXPECT_EQ(options().iterations(d_a.data(), d_x.data(), 2, d_off.data(), 1, -1),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(options().inclusive(d_a.data(), 2, d_off.data(), 0, d_a.data()), cudaErrorInvalidValue);
+  EXPECT_EQ(options().inclusive(d_a.data(), 2, (const std::int32_t*)nullptr, 1, d_a.data()),
+            cudaErrorInvalidValue);
   EXPECT_EQ(d_a.to_host(), (std::vector<std::uint32_t>{1, 2}));
 }
 

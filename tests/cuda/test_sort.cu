@@ -14,6 +14,7 @@
 
 #include "corank/cuda/bitonic_sort.cuh"
 #include "corank/cuda/merge_sort.cuh"
+#include "corank/study/bitonic_sort_host.cuh"
 #include "support/cuda_test.cuh"
 #include "support/seeded_test.hpp"
 #include "support/sort_keys.cuh"
@@ -215,8 +216,8 @@ TEST_F(BitonicSort, HostEntryReportsTransferAndKernelTimes) {
   CORANK_ASSERT_CUDA(cudaMallocHost(&pinned, n * sizeof(std::uint32_t)));
   const auto keys = random_keys<std::uint32_t>(rng, n, 1ull << 32);
   std::copy(keys.begin(), keys.end(), pinned);
-  corank::cuda::transfer_timings t;
-  CORANK_ASSERT_CUDA(corank::cuda::bitonic_sort_host(pinned, n, corank::less{}, &t));
+  corank::study::cuda::transfer_timings t;
+  CORANK_ASSERT_CUDA(corank::study::cuda::bitonic_sort_host(pinned, n, corank::less{}, &t));
   expect_sorted_permutation(keys, std::vector<std::uint32_t>(pinned, pinned + n), corank::less{});
   EXPECT_GT(t.h2d_ms, 0.0f);
   EXPECT_GT(t.kernel_ms, 0.0f);
@@ -297,8 +298,8 @@ class StableSort : public corank::test::seeded_test {};
 struct pass_case {
   std::vector<std::uint32_t> keys, vals, want_keys, want_vals;
 };
-pass_case merge_pass_case(std::mt19937_64& rng, std::size_t n, std::size_t width,
-                          std::size_t group, std::uint64_t distinct) {
+pass_case merge_pass_case(std::mt19937_64& rng, std::size_t n, std::size_t width, std::size_t group,
+                          std::uint64_t distinct) {
   pass_case c{random_keys<std::uint32_t>(rng, n, distinct), std::vector<std::uint32_t>(n), {}, {}};
   for (std::size_t r = 0; r < n; r += width)
     std::sort(c.keys.begin() + r, c.keys.begin() + std::min(n, r + width));
@@ -348,8 +349,8 @@ TEST_F(StableSort, MergePassMergesRunsPairwiseWithAndWithoutLeadTiles) {
     }
 }
 
-/// The grid samples of x (grid_sampled_ptr): x[t every] and x[t every + every - 1] at 2t and 2t + 1,
-/// poison where a group ends past x.
+/// The grid samples of x (grid_sampled_ptr): x[t every] and x[t every + every - 1] at 2t and 2t +
+/// 1, poison where a group ends past x.
 std::vector<std::uint32_t> grid_samples(const std::vector<std::uint32_t>& x, unsigned every) {
   std::vector<std::uint32_t> s(2 * ((x.size() + every - 1) / every), 0xA5A5A5A5u);
   for (std::size_t q = 0; q < x.size(); ++q)
@@ -368,10 +369,10 @@ TEST_F(StableSort, FourWayPassMergesGroupsOfFourRuns) {
   const auto check = [&](auto shape_tag, std::size_t n, std::size_t width, const pass_case& c) {
     using shape = decltype(shape_tag);
     constexpr unsigned every = shape::sample_every;
-    SCOPED_TRACE(testing::Message() << "width " << width << ", n " << n << ", parts "
-                                    << shape::parts << ", stride " << shape::stride
-                                    << ", samples every " << every << ", search lanes "
-                                    << shape::search_lanes);
+    SCOPED_TRACE(testing::Message()
+                 << "width " << width << ", n " << n << ", parts " << shape::parts << ", stride "
+                 << shape::stride << ", samples every " << every << ", search lanes "
+                 << shape::search_lanes);
     guarded<std::uint32_t> dk(c.keys), dv(c.vals), ok(std::vector<std::uint32_t>(n, 0xA5A5A5A5u)),
         ov(std::vector<std::uint32_t>(n, 0xA5A5A5A5u)),
         ok2(std::vector<std::uint32_t>(n, 0xA5A5A5A5u));
@@ -380,8 +381,17 @@ TEST_F(StableSort, FourWayPassMergesGroupsOfFourRuns) {
     guarded<std::uint32_t> ds(samples_in),
         ds_out(std::vector<std::uint32_t>(want_samples.size(), 0xA5A5A5A5u));
     const corank::cuda::kernels::four_way_runs<std::uint32_t, std::uint32_t> pairs{
-        {},        dk.data(), dv.data(), n, width, shape::stride, shape::parts, ok.data(), ov.data(),
-        ds.data(), every ? ds_out.data() : nullptr};
+        {},
+        dk.data(),
+        dv.data(),
+        n,
+        width,
+        shape::stride,
+        shape::parts,
+        ok.data(),
+        ov.data(),
+        ds.data(),
+        every ? ds_out.data() : nullptr};
     // Keys only: the cut searches read the keys alone.
     const corank::cuda::kernels::four_way_runs<std::uint32_t, corank::no_value> keys_only{
         {}, dk.data(), nullptr, n, width, shape::stride, shape::parts, ok2.data(), nullptr};
@@ -441,8 +451,8 @@ TEST_F(StableSort, SortsThroughManyFourWayAndTwoWayPasses) {
   const auto check = [&](auto policy, std::size_t n, std::uint64_t distinct) {
     using P = decltype(policy);
     using layout = corank::cuda::detail::merge_sort_layout<std::uint32_t, std::uint32_t, P>;
-    SCOPED_TRACE(testing::Message() << "ways " << P::merge_ways << ", n " << n << ", two-way pass threads "
-                                    << P::pass_threads);
+    SCOPED_TRACE(testing::Message() << "ways " << P::merge_ways << ", n " << n
+                                    << ", two-way pass threads " << P::pass_threads);
     const auto keys = random_keys<std::uint32_t>(rng, n, distinct);
     std::vector<std::uint32_t> vals(n), want(n);
     std::iota(vals.begin(), vals.end(), 0u);
@@ -451,9 +461,9 @@ TEST_F(StableSort, SortsThroughManyFourWayAndTwoWayPasses) {
                      [&](std::uint32_t x, std::uint32_t y) { return keys[x] < keys[y]; });
     guarded<std::uint32_t> dk(keys, n % 2 == 0), dv(vals, n % 2 == 0);  // both alignments
     device_buffer<unsigned char> temp(layout::bytes(n) + 1);
-    CORANK_ASSERT_CUDA((corank::cuda::detail::merge_sort_run<std::uint32_t, std::uint32_t,
-                                                             corank::less, P>(
-        dk.data(), dv.data(), n, temp.data(), corank::less{}, cudaStream_t(0))));
+    CORANK_ASSERT_CUDA(
+        (corank::cuda::detail::merge_sort_run<std::uint32_t, std::uint32_t, corank::less, P>(
+            dk.data(), dv.data(), n, temp.data(), corank::less{}, cudaStream_t(0))));
     CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
     const auto got_keys = dk.result(), got_vals = dv.result();
     for (std::size_t i = 0; i < n; ++i) {
@@ -462,8 +472,8 @@ TEST_F(StableSort, SortsThroughManyFourWayAndTwoWayPasses) {
     }
   };
   // 192 x 4^k and 192 x 2 x 4^k (+-1): even and odd doublings.
-  for (std::size_t n : {2u, 191u, 192u, 193u, 385u, 767u, 768u, 769u, 3071u, 3073u, 6145u,
-                        49151u, 49153u, 98305u, 200000u})
+  for (std::size_t n : {2u, 191u, 192u, 193u, 385u, 767u, 768u, 769u, 3071u, 3073u, 6145u, 49151u,
+                        49153u, 98305u, 200000u})
     for (std::uint64_t distinct : {std::uint64_t(1) << 32, std::uint64_t(3)}) {
       check(small_sort_policy<4>{}, n, distinct);
       check(small_sort_policy<4, 64>{}, n, distinct);
@@ -689,8 +699,8 @@ TEST_F(StableSort, SortsStructKeysWithCustomComparators) {
 /// make the sort choose each of its four-way tiles (asserted), for u32 keys by less (the network
 /// tiles) and for u32 pairs.
 TEST_F(StableSort, SortsLargeArraysThroughFourWayPasses) {
-  using corank::cuda::tuning::merge_sort_policy;
   using corank::cuda::detail::fewest_passes_tile;
+  using corank::cuda::tuning::merge_sort_policy;
   const std::size_t from = merge_sort_policy<4, 0>::four_way_from;
   // Just below five passes' reach from the smallest key tile, which the larger ones reach too.
   const std::size_t five_passes = tile_keys(merge_sort_policy<4, 0>::four_way_tiles{})[0] * 1024;

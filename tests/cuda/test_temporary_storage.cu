@@ -22,6 +22,7 @@
 #include "corank/cuda/merge.cuh"
 #include "corank/cuda/merge_sort.cuh"
 #include "corank/cuda/segmented_scan.cuh"
+#include "corank/study/bitonic_sort_host.cuh"
 #include "support/cuda_test.cuh"
 #include "support/seeded_test.hpp"
 #include "support/segmented_scan_reference.hpp"
@@ -332,7 +333,7 @@ TEST_F(TemporaryStorage, BitonicSortGivesTheSameResultFromEverySource) {
       SCOPED_TRACE("n=" + std::to_string(n) + " storage=" + std::to_string(int(how)));
       device_buffer<u32> dk(keys), pk(keys), pv(keys);
       std::vector<u32> host = keys;
-      const std::size_t host_bytes = corank::cuda::bitonic_sort_host_temp_bytes<u32>(n);
+      const std::size_t host_bytes = corank::study::cuda::bitonic_sort_host_temp_bytes<u32>(n);
       EXPECT_GE(host_bytes, n * sizeof(u32));
       guarded_temp temp(host_bytes);
       cudaError_t e[3] = {};
@@ -340,17 +341,18 @@ TEST_F(TemporaryStorage, BitonicSortGivesTheSameResultFromEverySource) {
       if (how == storage::cache) {
         e[0] = corank::cuda::bitonic_sort(dk.data(), n, less, s.stream);
         e[1] = corank::cuda::bitonic_sort_by_key(pk.data(), pv.data(), n, less, s.stream);
-        e[2] = corank::cuda::bitonic_sort_host(host.data(), n, less, nullptr, s.stream);
+        e[2] = corank::study::cuda::bitonic_sort_host(host.data(), n, less, nullptr, s.stream);
       } else if (how == storage::resource) {
         e[0] = corank::cuda::bitonic_sort(resource, dk.data(), n, less, s.stream);
         e[1] = corank::cuda::bitonic_sort_by_key(resource, pk.data(), pv.data(), n, less, s.stream);
-        e[2] = corank::cuda::bitonic_sort_host(resource, host.data(), n, less, nullptr, s.stream);
+        e[2] = corank::study::cuda::bitonic_sort_host(resource, host.data(), n, less, nullptr,
+                                                      s.stream);
       } else {
         void* none = nullptr;
         e[0] = corank::cuda::bitonic_sort(dk.data(), n, none, 0, less, s.stream);
         e[1] = corank::cuda::bitonic_sort_by_key(pk.data(), pv.data(), n, none, 0, less, s.stream);
-        e[2] = corank::cuda::bitonic_sort_host(host.data(), n, temp.data(), host_bytes, less,
-                                               nullptr, s.stream);
+        e[2] = corank::study::cuda::bitonic_sort_host(host.data(), n, temp.data(), host_bytes, less,
+                                                      nullptr, s.stream);
       }
       for (cudaError_t status : e) ASSERT_EQ(status, cudaSuccess) << cudaGetErrorString(status);
       ASSERT_EQ(cudaStreamSynchronize(s.stream), cudaSuccess);
@@ -364,9 +366,11 @@ TEST_F(TemporaryStorage, BitonicSortGivesTheSameResultFromEverySource) {
   resource.log.expect_balanced(s.stream);
   // The host sort's device copy from a buffer too small.
   std::vector<u32> host = random_u32(rng, 1000, 10);
-  device_buffer<unsigned char> small(corank::cuda::bitonic_sort_host_temp_bytes<u32>(1000) - 1);
-  EXPECT_EQ(corank::cuda::bitonic_sort_host(host.data(), host.size(), small.data(), small.size()),
-            cudaErrorInvalidValue);
+  device_buffer<unsigned char> small(corank::study::cuda::bitonic_sort_host_temp_bytes<u32>(1000) -
+                                     1);
+  EXPECT_EQ(
+      corank::study::cuda::bitonic_sort_host(host.data(), host.size(), small.data(), small.size()),
+      cudaErrorInvalidValue);
 }
 
 // --- Segmented scans and the iterations --------------------------------------------------------
@@ -407,31 +411,32 @@ void check_scans(std::mt19937_64& rng, std::size_t n, double mean_length, storag
   switch (how) {
     case storage::cache:
       e[0] =
-          cc::segmented_inclusive_scan(d_in.data(), inclusive.data(), n, o, segments, plus, stream);
-      e[1] = cc::segmented_exclusive_scan(d_in.data(), exclusive.data(), n, o, segments, init, plus,
+          cc::segmented_inclusive_scan(d_in.data(), n, o, segments, inclusive.data(), plus, stream);
+      e[1] = cc::segmented_exclusive_scan(d_in.data(), n, o, segments, exclusive.data(), init, plus,
                                           stream);
-      e[2] = cc::scaled_segmented_inclusive_scan(d_in.data(), d_scale.data(), scaled_out.data(), n,
-                                                 o, segments, plus, stream);
+      e[2] = cc::scaled_segmented_inclusive_scan(d_in.data(), d_scale.data(), n, o, segments,
+                                                 scaled_out.data(), plus, stream);
       e[3] = cc::scaled_segmented_scan_iterations(a.data(), d_scale.data(), n, o, segments,
                                                   iterations, plus, stream);
       break;
     case storage::resource:
-      e[0] = cc::segmented_inclusive_scan(resource, d_in.data(), inclusive.data(), n, o, segments,
+      e[0] = cc::segmented_inclusive_scan(resource, d_in.data(), n, o, segments, inclusive.data(),
                                           plus, stream);
-      e[1] = cc::segmented_exclusive_scan(resource, d_in.data(), exclusive.data(), n, o, segments,
+      e[1] = cc::segmented_exclusive_scan(resource, d_in.data(), n, o, segments, exclusive.data(),
                                           init, plus, stream);
-      e[2] = cc::scaled_segmented_inclusive_scan(resource, d_in.data(), d_scale.data(),
-                                                 scaled_out.data(), n, o, segments, plus, stream);
+      e[2] = cc::scaled_segmented_inclusive_scan(resource, d_in.data(), d_scale.data(), n, o,
+                                                 segments, scaled_out.data(), plus, stream);
       e[3] = cc::scaled_segmented_scan_iterations(resource, a.data(), d_scale.data(), n, o,
                                                   segments, iterations, plus, stream);
       break;
     case storage::buffer:  // a buffer each: the calls may run at once
-      e[0] = cc::segmented_inclusive_scan(d_in.data(), inclusive.data(), n, o, segments, t1.data(),
+      e[0] = cc::segmented_inclusive_scan(d_in.data(), n, o, segments, inclusive.data(), t1.data(),
                                           scan_bytes, plus, stream);
-      e[1] = cc::segmented_exclusive_scan(d_in.data(), exclusive.data(), n, o, segments, init,
+      e[1] = cc::segmented_exclusive_scan(d_in.data(), n, o, segments, exclusive.data(), init,
                                           t2.data(), scan_bytes, plus, stream);
-      e[2] = cc::scaled_segmented_inclusive_scan(d_in.data(), d_scale.data(), scaled_out.data(), n,
-                                                 o, segments, t3.data(), scan_bytes, plus, stream);
+      e[2] = cc::scaled_segmented_inclusive_scan(d_in.data(), d_scale.data(), n, o, segments,
+                                                 scaled_out.data(), t3.data(), scan_bytes, plus,
+                                                 stream);
       e[3] =
           cc::scaled_segmented_scan_iterations(a.data(), d_scale.data(), n, o, segments, iterations,
                                                t4.data(), iteration_bytes, plus, stream);
@@ -500,19 +505,15 @@ TEST_F(TemporaryStorage, ScanBuffersFollowTheirQueries) {
   // One query serves the three scans: the largest need, the scaled scan's (smaller tiles).
   const std::size_t scan_bytes = cc::segmented_scan_temp_bytes<u32>(n);
   device_buffer<unsigned char> small(scan_bytes - 1);
-  EXPECT_EQ(cc::scaled_segmented_inclusive_scan(d_scale.data(), d_scale.data(), out.data(), n,
-                                                d_off.data(), segments, small.data(), small.size()),
+  EXPECT_EQ(cc::scaled_segmented_inclusive_scan(d_scale.data(), d_scale.data(), n, d_off.data(),
+                                                segments, out.data(), small.data(), small.size()),
             cudaErrorInvalidValue);
-  EXPECT_EQ(cc::segmented_inclusive_scan(d_scale.data(), out.data(), n, d_off.data(), segments,
+  EXPECT_EQ(cc::segmented_inclusive_scan(d_scale.data(), n, d_off.data(), segments, out.data(),
                                          small.data(), 64),
             cudaErrorInvalidValue);
-  EXPECT_EQ(cc::segmented_exclusive_scan(d_scale.data(), out.data(), n, d_off.data(), segments, 0u,
+  EXPECT_EQ(cc::segmented_exclusive_scan(d_scale.data(), n, d_off.data(), segments, out.data(), 0u,
                                          static_cast<void*>(nullptr), scan_bytes),
             cudaErrorInvalidValue);
-  // The studied kernels need no storage.
-  cc::segmented_scan_options studied;
-  studied.algorithm = cc::segmented_scan_algorithm::warp_per_segment;
-  EXPECT_EQ(cc::scaled_segmented_scan_iterations_temp_bytes<u32>(n, 4, studied), 0u);
 }
 
 // --- The cache --------------------------------------------------------------------------------
@@ -654,7 +655,7 @@ TEST_F(TemporaryStorage, CallsCanBeCapturedIntoAGraph) {
       corank::cuda::stable_sort(b.data(), n, temp.data(), temp_bytes, corank::less{}, s.stream);
   // A scan of the sorted keys in one segment, from the cache.
   const cudaError_t scanned = corank::cuda::segmented_inclusive_scan(
-      a.data(), scan.data(), n, offsets.data(), 1, corank::plus{}, s.stream);
+      a.data(), n, offsets.data(), 1, scan.data(), corank::plus{}, s.stream);
   ASSERT_EQ(cudaStreamEndCapture(s.stream, &graph), cudaSuccess);
   ASSERT_EQ(cached, cudaSuccess) << cudaGetErrorString(cached);
   ASSERT_EQ(buffered, cudaSuccess) << cudaGetErrorString(buffered);

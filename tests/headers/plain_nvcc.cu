@@ -1,7 +1,8 @@
-// The public GPU header built as a user of the headers alone builds it: plain nvcc -std=c++17,
+// The public GPU headers built as a user of the headers alone builds them: plain nvcc -std=c++17,
 // no --expt-relaxed-constexpr or --extended-lambda (the CMake target adds those for our own code).
-// Compiling is the test: each entry point is instantiated once, keys and pairs.
+// Compiling is the test: each entry point is instantiated once, keys and pairs, the study's too.
 #include <corank/cuda.cuh>
+#include <corank/study.cuh>
 
 cudaError_t instantiate_every_entry_point(unsigned* k, float* v, std::size_t n, unsigned* offsets,
                                           std::size_t segments, cudaStream_t stream) {
@@ -18,9 +19,9 @@ cudaError_t instantiate_every_entry_point(unsigned* k, float* v, std::size_t n, 
   keep(cc::sort_segments_by_key(k, v, n, offsets, segments, corank::less{}, stream));
   keep(cc::stable_sort_segments(k, n, offsets, segments, corank::less{}, stream));
   keep(cc::stable_sort_segments_by_key(k, v, n, offsets, segments, corank::less{}, stream));
-  keep(cc::segmented_inclusive_scan(v, v, n, offsets, segments, corank::plus{}, stream));
-  keep(cc::segmented_exclusive_scan(v, v, n, offsets, segments, 0.0f, corank::plus{}, stream));
-  keep(cc::scaled_segmented_inclusive_scan(v, v, v, n, offsets, segments, corank::plus{}, stream));
+  keep(cc::segmented_inclusive_scan(v, n, offsets, segments, v, corank::plus{}, stream));
+  keep(cc::segmented_exclusive_scan(v, n, offsets, segments, v, 0.0f, corank::plus{}, stream));
+  keep(cc::scaled_segmented_inclusive_scan(v, v, n, offsets, segments, v, corank::plus{}, stream));
   keep(cc::scaled_segmented_scan_iterations({}, v, v, n, offsets, segments, 3, corank::plus{},
                                             stream));
   return e;
@@ -39,11 +40,12 @@ cudaError_t instantiate_every_storage_form(unsigned* k, float* v, std::size_t n,
   some_resource r;
   cudaError_t e = cudaSuccess;
   const auto keep = [&e](cudaError_t x) { e = e == cudaSuccess ? x : e; };
-  std::size_t bytes =
-      cc::merge_temp_bytes<unsigned, float>(n, n) + cc::stable_sort_temp_bytes<unsigned, float>(n) +
-      cc::bitonic_sort_temp_bytes<unsigned>(n) + cc::bitonic_sort_host_temp_bytes<unsigned>(n) +
-      cc::segmented_scan_temp_bytes<float>(n) +
-      cc::scaled_segmented_scan_iterations_temp_bytes<float>(n, 3);
+  std::size_t bytes = cc::merge_temp_bytes<unsigned, float>(n, n) +
+                      cc::stable_sort_temp_bytes<unsigned, float>(n) +
+                      cc::bitonic_sort_temp_bytes<unsigned>(n) +
+                      corank::study::cuda::bitonic_sort_host_temp_bytes<unsigned>(n) +
+                      cc::segmented_scan_temp_bytes<float>(n) +
+                      cc::scaled_segmented_scan_iterations_temp_bytes<float>(n, 3);
   keep(cc::merge(r, k, n, k + n, n, k, corank::less{}, stream));
   keep(cc::merge(k, n, k + n, n, k, temp, bytes, corank::less{}, stream));
   keep(cc::merge_by_key(r, k, v, n, k + n, v + n, n, k, v, corank::less{}, stream));
@@ -56,17 +58,17 @@ cudaError_t instantiate_every_storage_form(unsigned* k, float* v, std::size_t n,
   keep(cc::bitonic_sort(k, n, temp, bytes, corank::less{}, stream));
   keep(cc::bitonic_sort_by_key(r, k, v, n, corank::less{}, stream));
   keep(cc::bitonic_sort_by_key(k, v, n, temp, bytes, corank::less{}, stream));
-  keep(cc::bitonic_sort_host(r, k, n, corank::less{}, nullptr, stream));
-  keep(cc::bitonic_sort_host(k, n, temp, bytes, corank::less{}, nullptr, stream));
-  keep(cc::segmented_inclusive_scan(r, v, v, n, offsets, segments, corank::plus{}, stream));
-  keep(cc::segmented_inclusive_scan(v, v, n, offsets, segments, temp, bytes, corank::plus{},
+  keep(corank::study::cuda::bitonic_sort_host(r, k, n, corank::less{}, nullptr, stream));
+  keep(corank::study::cuda::bitonic_sort_host(k, n, temp, bytes, corank::less{}, nullptr, stream));
+  keep(cc::segmented_inclusive_scan(r, v, n, offsets, segments, v, corank::plus{}, stream));
+  keep(cc::segmented_inclusive_scan(v, n, offsets, segments, v, temp, bytes, corank::plus{},
                                     stream));
-  keep(cc::segmented_exclusive_scan(r, v, v, n, offsets, segments, 0.0f, corank::plus{}, stream));
-  keep(cc::segmented_exclusive_scan(v, v, n, offsets, segments, 0.0f, temp, bytes, corank::plus{},
+  keep(cc::segmented_exclusive_scan(r, v, n, offsets, segments, v, 0.0f, corank::plus{}, stream));
+  keep(cc::segmented_exclusive_scan(v, n, offsets, segments, v, 0.0f, temp, bytes, corank::plus{},
                                     stream));
-  keep(cc::scaled_segmented_inclusive_scan(r, v, v, v, n, offsets, segments, corank::plus{},
+  keep(cc::scaled_segmented_inclusive_scan(r, v, v, n, offsets, segments, v, corank::plus{},
                                            stream));
-  keep(cc::scaled_segmented_inclusive_scan(v, v, v, n, offsets, segments, temp, bytes,
+  keep(cc::scaled_segmented_inclusive_scan(v, v, n, offsets, segments, v, temp, bytes,
                                            corank::plus{}, stream));
   keep(cc::scaled_segmented_scan_iterations(v, v, n, offsets, segments, 3, corank::plus{}, stream));
   keep(cc::scaled_segmented_scan_iterations(r, v, v, n, offsets, segments, 3, corank::plus{},
@@ -116,5 +118,28 @@ cudaError_t instantiate_the_toolbox(unsigned* k, float* v, std::size_t n, unsign
   keep(cc::join_size(corank::join_kind::full_outer, k, n, k + n, n, count, corank::less{}, stream));
   keep(cc::join(corank::join_kind::inner, k, n, k + n, n, count, count + n, n, corank::less{},
                 stream));
+  return e;
+}
+
+/// The study's entry points (corank/study.cuh): its merges, scans and the host sort.
+cudaError_t instantiate_the_study(unsigned* k, float* v, std::size_t n, unsigned* offsets,
+                                  std::size_t segments, cudaStream_t stream) {
+  namespace sc = corank::study::cuda;
+  cudaError_t e = cudaSuccess;
+  const auto keep = [&e](cudaError_t x) { e = e == cudaSuccess ? x : e; };
+  sc::merge_options opt;
+  opt.algorithm = corank::cuda::merge_algorithm::tiled;
+  keep(sc::merge(opt, k, n, k + n, n, k, corank::less{}, stream));
+  keep(sc::merge_by_key(opt, k, v, n, k + n, v + n, n, k, v, corank::less{}, stream));
+  const auto warp = sc::segmented_scan_algorithm::warp_per_segment;
+  keep(sc::segmented_inclusive_scan(warp, v, n, offsets, segments, v, corank::plus{}, stream));
+  keep(
+      sc::segmented_exclusive_scan(warp, v, n, offsets, segments, v, 0.0f, corank::plus{}, stream));
+  keep(sc::scaled_segmented_inclusive_scan(warp, v, v, n, offsets, segments, v, corank::plus{},
+                                           stream));
+  keep(sc::scaled_segmented_scan_iterations(warp, v, v, n, offsets, segments, 3, corank::plus{},
+                                            stream));
+  sc::transfer_timings t;
+  keep(sc::bitonic_sort_host(k, n, corank::less{}, &t, stream));
   return e;
 }

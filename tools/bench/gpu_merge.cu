@@ -9,11 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "corank/cuda/merge.cuh"
 #include "bench/gpu_merge.hpp"
 #include "bench/gpu_sweep.cuh"
 #include "bench/gpu_timing.cuh"
 #include "bench/progress.hpp"
+#include "corank/cuda/merge.cuh"
+#include "corank/study/merge.cuh"
 
 namespace corank::bench {
 namespace {
@@ -23,7 +24,7 @@ using value = std::uint32_t;
 /// One of the study's kernels with a choice of its two optimisations.
 struct studied_variant {
   std::string name;
-  cuda::merge_options options;
+  study::cuda::merge_options options;
 };
 
 std::vector<studied_variant> studied_variants() {
@@ -35,7 +36,7 @@ std::vector<studied_variant> studied_variants() {
     for (const auto& [reuse, branch_free, suffix] :
          {std::tuple{true, true, ""}, std::tuple{false, true, " (no neighbour reuse)"},
           std::tuple{true, false, " (branchy)"}, std::tuple{false, false, " (neither)"}}) {
-      cuda::merge_options opt;
+      study::cuda::merge_options opt;
       opt.algorithm = algorithm;
       opt.reuse_neighbor_co_rank = reuse;
       opt.branch_free = branch_free;
@@ -154,11 +155,12 @@ class merge_sweep {
            baseline ? role::baseline : role::contender, peers::merge_keys(a, n, b, n, dest, comp),
            [&] { return baseline || keys_ok(); });
     });
-    const auto corank_keys = [&](const std::string& name, const cuda::merge_options& opt) {
+    // Any kernel through the study's entry point (automatic: the production kernel's).
+    const auto corank_keys = [&](const std::string& name, const study::cuda::merge_options& opt) {
       poison(out, total * sizeof(Key));
       time(
-          keys, name, role::contender, [&, opt] { return cuda::merge(opt, a, n, b, n, out, comp); },
-          keys_ok);
+          keys, name, role::contender,
+          [&, opt] { return study::cuda::merge(opt, a, n, b, n, out, comp); }, keys_ok);
     };
     poison(out, total * sizeof(Key));
     time(keys, "thrust::merge (toolkit)", role::contender,
@@ -168,12 +170,12 @@ class merge_sweep {
         keys, "corank merge", role::contender, [&] { return cuda::merge(a, n, b, n, out, comp); },
         keys_ok);
     if (studied) {
-      cuda::merge_options tuned;  // automatic with the caller's tuning table
+      study::cuda::merge_options tuned;  // automatic with the caller's tuning table
       tuned.tuning = config_.tuning;
       if (config_.tuning) corank_keys("corank automatic (tuning file)", tuned);
       for (const studied_variant& s : studied_variants()) corank_keys(s.name, s.options);
       for (unsigned blocks : config_.automatic_grids) {
-        cuda::merge_options opt = tuned;
+        study::cuda::merge_options opt = tuned;
         opt.blocks = blocks;
         corank_keys("automatic grid=" + std::to_string(blocks), opt);
       }

@@ -19,16 +19,17 @@
 #include <string>
 #include <vector>
 
-#include "corank/cuda/merge.cuh"
 #include "bench/gpu_merge_tune.hpp"
 #include "bench/gpu_timing.cuh"
 #include "bench/report.hpp"
+#include "corank/cuda/merge.cuh"
+#include "corank/study/merge.cuh"
 
 namespace corank::bench {
 namespace {
 
 using cuda::merge_algorithm;
-using cuda::merge_options;
+using merge_options = study::cuda::merge_options;  // any kernel's
 using cuda::merge_scheme;
 using key = std::uint32_t;
 
@@ -124,8 +125,8 @@ cuda::merge_tuning run_gpu_merge_tune(const gpu_merge_tune_config& config, std::
   out << "corank tune merge: " << prop.name << ", " << sms
       << " SMs; u32 keys, uniform random; median of event-timed runs, ms\n";
   out << std::left << std::setw(10) << "per input" << std::setw(10) << "kernel" << std::setw(44)
-      << "best configuration" << std::right << std::setw(10) << "best" << std::setw(10)
-      << "default" << std::setw(9) << "gain" << std::setw(10) << "CUB"
+      << "best configuration" << std::right << std::setw(10) << "best" << std::setw(10) << "default"
+      << std::setw(9) << "gain" << std::setw(10) << "CUB"
       << "\n";
   std::vector<cuda::merge_tuning_entry> entries;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -149,19 +150,20 @@ cuda::merge_tuning run_gpu_merge_tune(const gpu_merge_tune_config& config, std::
     // Time of one configuration, or infinity when it does not launch or its output is wrong.
     const auto time = [&](const merge_options& o) {
       cuda_check(cudaMemset(result.data, 0xA5, total * sizeof(key)), "poison");
-      if (cuda::merge(o, a.data, n, b.data, n, result.data) != cudaSuccess ||
+      if (study::cuda::merge(o, a.data, n, b.data, n, result.data) != cudaSuccess ||
           cudaDeviceSynchronize() != cudaSuccess ||
           !thrust::equal(thrust::device, result.data, result.data + total, reference.data)) {
         cudaGetLastError();  // a refused launch is not sticky; clear it
         return std::numeric_limits<double>::infinity();
       }
-      return measure_device([&] { return cuda::merge(o, a.data, n, b.data, n, result.data); },
-                            timing)
+      return measure_device(
+                 [&] { return study::cuda::merge(o, a.data, n, b.data, n, result.data); }, timing)
           .median_ms;
     };
     for (merge_algorithm kernel : config.kernels) {
       if (config.progress)
-        std::cerr << "tune: " << human_count(n) << " per input, " << cuda::to_string(kernel) << "\n";
+        std::cerr << "tune: " << human_count(n) << " per input, " << cuda::to_string(kernel)
+                  << "\n";
       merge_options defaults;
       defaults.algorithm = kernel;
       const double default_ms = time(defaults);
@@ -172,11 +174,11 @@ cuda::merge_tuning run_gpu_merge_tune(const gpu_merge_tune_config& config, std::
         if (config.progress) std::cerr << "  " << c.label << ": " << ms << " ms\n";
         if (ms < best_ms) best_ms = ms, best = c;
       }
-      out << std::left << std::setw(10) << human_count(n) << std::setw(10) << cuda::to_string(kernel)
-          << std::setw(44) << best.label << std::right << std::fixed << std::setprecision(4)
-          << std::setw(10) << best_ms << std::setw(10) << default_ms << std::setprecision(2)
-          << std::setw(8) << default_ms / best_ms << "x" << std::setprecision(4) << std::setw(10)
-          << cub_ms << "\n";
+      out << std::left << std::setw(10) << human_count(n) << std::setw(10)
+          << cuda::to_string(kernel) << std::setw(44) << best.label << std::right << std::fixed
+          << std::setprecision(4) << std::setw(10) << best_ms << std::setw(10) << default_ms
+          << std::setprecision(2) << std::setw(8) << default_ms / best_ms << "x"
+          << std::setprecision(4) << std::setw(10) << cub_ms << "\n";
       if (!std::isfinite(best_ms)) continue;  // nothing ran right: leave it to the defaults
       // This size's winner covers the totals up to the geometric mean with the next size's.
       cuda::merge_tuning_entry e;

@@ -9,21 +9,23 @@
 #include <cmath>
 #include <cstdint>
 #include <cub/device/device_scan.cuh>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "corank/cuda/segmented_scan.cuh"
-#include "support/data/matrix_like.hpp"
-#include "support/data/shapes.hpp"
 #include "bench/gpu_segmented_scan.hpp"
 #include "bench/gpu_sweep.cuh"
 #include "bench/gpu_timing.cuh"
 #include "bench/progress.hpp"
+#include "corank/cuda/segmented_scan.cuh"
+#include "corank/study/segmented_scan.cuh"
+#include "support/data/matrix_like.hpp"
+#include "support/data/shapes.hpp"
 
 namespace corank::bench {
 namespace {
 
-using corank::cuda::segmented_scan_algorithm;
+using corank::study::cuda::segmented_scan_algorithm;
 using offset_t = std::int32_t;
 
 std::uint64_t next(std::uint64_t& x) {
@@ -80,14 +82,14 @@ struct cub_scan_by_key {
 /// corank's kernels: the production one, and the study's two when asked; named for the segmented
 /// scan and for the sparse-matrix iteration (where a segment is a row).
 struct kernel_choice {
-  segmented_scan_algorithm algorithm;
+  std::optional<segmented_scan_algorithm> studied;  ///< none: the production kernel
   const char* scan_name;
   const char* spmv_name;
 };
 
 std::vector<kernel_choice> algorithms(bool studied) {
   std::vector<kernel_choice> all = {
-      {segmented_scan_algorithm::automatic, "corank single-pass", "corank fused"},
+      {std::nullopt, "corank single-pass", "corank fused"},
       {segmented_scan_algorithm::warp_per_segment, "warp per segment", "warp per row"},
       {segmented_scan_algorithm::thread_per_segment, "thread per segment", "thread per row"}};
   if (!studied) all.resize(1);
@@ -138,27 +140,26 @@ void scan_case(const gpu_scan_bench_config& config, const segment_case& c, const
   });
   time(
       "corank segmented_inclusive_scan", role::contender,
-      [&] { return cuda::segmented_inclusive_scan(in, out, n, d_off.data, p); }, out);
+      [&] { return cuda::segmented_inclusive_scan(in, n, d_off.data, p, out); }, out);
   const std::size_t temp_bytes = cuda::segmented_scan_temp_bytes<float>(n);
   const device_vector<char> temp(temp_bytes);
   time(
       "corank segmented_inclusive_scan (caller's buffer)", role::contender,
       [&] {
-        return cuda::segmented_inclusive_scan(in, out, n, d_off.data, p, temp.data, temp_bytes);
+        return cuda::segmented_inclusive_scan(in, n, d_off.data, p, out, temp.data, temp_bytes);
       },
       out);
   // The study's kernels, where a segment is short enough for a thread or a warp.
   if (config.studied && c.shape == data::segment_shape::uniform && c.length <= 1024 &&
       !c.wide_offsets)
     for (const kernel_choice& k : algorithms(true))
-      if (k.algorithm != segmented_scan_algorithm::automatic) {
-        cuda::segmented_scan_options studied;
-        studied.algorithm = k.algorithm;
+      if (k.studied)
         time(
             k.scan_name, role::contender,
-            [&] { return cuda::segmented_inclusive_scan(studied, in, out, n, d_off.data, p); },
+            [&] {
+              return study::cuda::segmented_inclusive_scan(*k.studied, in, n, d_off.data, p, out);
+            },
             out);
-      }
 }
 
 }  // namespace
@@ -259,21 +260,22 @@ report run_gpu_spmv_scan_bench(const gpu_scan_bench_config& config) {
     // The study's iteration count in one call, and (production kernel only) the same in one call
     // with one step per pass (each step moves the data), and as one call per step, which neither
     // reuses the tiles' heads nor overlaps a step with the one before.
-    const auto contender = [&](const std::string& name, segmented_scan_algorithm algorithm,
-                               bool call_per_step, int steps_per_pass = 0) {
+    const auto contender = [&](const std::string& name,
+                               std::optional<segmented_scan_algorithm> studied, bool call_per_step,
+                               int steps_per_pass = 0) {
       bar.step(label + name);
       cuda::segmented_scan_options opt;
-      opt.algorithm = algorithm;
       opt.steps_per_pass = steps_per_pass;
-      cuda::segmented_scan_workspace ws;
-      opt.workspace = &ws;
       const auto iterate = [&](int steps) {
+        if (studied)
+          return study::cuda::scaled_segmented_scan_iterations(*studied, d_b.data, d_x.data, n,
+                                                               d_off.data, p, steps);
         if (!call_per_step)
           return cuda::scaled_segmented_scan_iterations(opt, d_b.data, d_x.data, n, d_off.data, p,
                                                         steps);
         for (int i = 0; i < steps; ++i)
           if (const cudaError_t e = cuda::scaled_segmented_inclusive_scan(
-                  opt, d_b.data, d_x.data, d_b.data, n, d_off.data, p))
+                  opt, d_b.data, d_x.data, n, d_off.data, p, d_b.data))
             return e;
         return cudaSuccess;
       };
@@ -284,9 +286,9 @@ report run_gpu_spmv_scan_bench(const gpu_scan_bench_config& config) {
       rep.add(shape, name, role::contender, time, ok);
     };
     for (const kernel_choice& k : algorithms(config.studied))
-      contender(k.spmv_name, k.algorithm, false);
-    contender("corank fused, one step per pass", segmented_scan_algorithm::automatic, false, 1);
-    contender("corank fused, a call per step", segmented_scan_algorithm::automatic, true);
+      contender(k.spmv_name, k.studied, false);
+    contender("corank fused, one step per pass", std::nullopt, false, 1);
+    contender("corank fused, a call per step", std::nullopt, true);
   }
   return rep;
 }

@@ -17,13 +17,14 @@
 #include <string>
 #include <vector>
 
-#include "corank/cuda/bitonic_sort.cuh"
-#include "corank/cuda/merge_sort.cuh"
-#include "corank/cuda/segmented_sort.cuh"
 #include "bench/gpu_sort.hpp"
 #include "bench/gpu_sweep.cuh"
 #include "bench/gpu_timing.cuh"
 #include "bench/progress.hpp"
+#include "corank/cuda/bitonic_sort.cuh"
+#include "corank/cuda/merge_sort.cuh"
+#include "corank/cuda/segmented_sort.cuh"
+#include "corank/study/bitonic_sort_host.cuh"
 
 namespace corank::bench {
 namespace {
@@ -278,8 +279,9 @@ void against_std_sort(const gpu_sort_config& config, report& rep) {
     std::vector<double> h2d, kernel, d2h, total;
     const auto host_run = [&] {
       std::copy(input.begin(), input.end(), pinned);
-      cuda::transfer_timings t;
-      cuda_check(cuda::bitonic_sort_host(pinned, n, corank::less{}, &t), "bitonic_sort_host");
+      study::cuda::transfer_timings t;
+      cuda_check(study::cuda::bitonic_sort_host(pinned, n, corank::less{}, &t),
+                 "bitonic_sort_host");
       h2d.push_back(t.h2d_ms), kernel.push_back(t.kernel_ms), d2h.push_back(t.d2h_ms);
       total.push_back(double(t.h2d_ms) + t.kernel_ms + t.d2h_ms);
       return total.back();

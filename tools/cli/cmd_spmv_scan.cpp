@@ -12,14 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "bench/progress.hpp"
+#include "cli/commands.hpp"
+#include "corank/segmented_scan_contract.hpp"
 #include "support/backend/gpu.hpp"
 #include "support/backend/gpu_scan.hpp"
 #include "support/backend/spmv_scan.hpp"
-#include "cli/commands.hpp"
-#include "corank/cuda/tuning/segmented_scan.cuh"
 #include "support/io/array_file.hpp"
 #include "support/io/matrix_market.hpp"
-#include "bench/progress.hpp"
 
 namespace corank::cli {
 namespace {
@@ -43,7 +43,7 @@ float random_x(std::uint64_t seed, std::uint64_t column) {
 
 void run_spmv_scan(const spmv_scan_args& args) {
   if (args.iterations < 1) throw std::invalid_argument("--iters must be at least 1");
-  constexpr int most_steps = cuda::tuning::segmented_scan_iteration::most_steps_per_pass;
+  constexpr int most_steps = corank::segmented_scan_most_steps_per_pass;
   if (args.steps_per_pass < 0 || args.steps_per_pass > most_steps)
     throw std::invalid_argument("--steps-per-pass must be 0 (tuned) to " +
                                 std::to_string(most_steps));

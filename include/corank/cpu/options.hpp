@@ -1,4 +1,5 @@
-// Options shared by the CPU algorithms, and the OpenMP plumbing behind them.
+// Options shared by the CPU algorithms (an algorithm with options of its own extends them), and the
+// OpenMP plumbing behind them.
 #pragma once
 
 #include <atomic>
@@ -22,9 +23,6 @@ struct options {
   /// Inputs with fewer items than this run on the calling thread alone: starting a team costs
   /// more than merging a few thousand items.
   std::size_t sequential_below = tuning::sequential_below_items;
-  /// scaled_segmented_scan_iterations: steps run on each cache-sized block before the next
-  /// (0: tuning::iteration_steps_per_pass; 1: every step is a parallel scan over all elements).
-  int steps_per_pass = 0;
 };
 
 namespace detail {

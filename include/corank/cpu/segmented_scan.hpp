@@ -1,9 +1,16 @@
-// Segmented scans on multicore CPUs (OpenMP).
+// Segmented scans on multicore CPUs (OpenMP), in the argument order of the GPU's
+// (segmented_scan_contract.hpp).
 //
-//   segmented_inclusive_scan(in, n, offsets, num_segments, out, op = std::plus<>{}, options)
-//   segmented_exclusive_scan(in, n, offsets, num_segments, out, init, op = std::plus<>{}, options)
+//   segmented_inclusive_scan(in, n, offsets, num_segments, out, op = corank::plus{}, options)
+//   segmented_exclusive_scan(in, n, offsets, num_segments, out, init, op = corank::plus{},
+//                            options)
 //   scaled_segmented_scan_iterations(a, scale, n, offsets, num_segments, iterations, op, options):
 //     the sparse-matrix iteration, a = inclusive scan of a[i] * scale[i], `iterations` times
+//
+// Bad arguments throw std::invalid_argument, where the GPU's scans return cudaErrorInvalidValue
+// (the same checks: detail::segmented_scan_argument_error): a null pointer (in, out, offsets,
+// scale, when pointers) with n > 0, no segments for n > 0, negative iterations, steps_per_pass
+// out of [0, corank::segmented_scan_most_steps_per_pass].
 //
 // Segments are given as CSR offsets: offsets[0] = 0, offsets[num_segments] = n, non-decreasing
 // (num_segments + 1 entries; equal neighbours are empty segments). Segment i is [offsets[i],
@@ -28,15 +35,28 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <functional>
 #include <iterator>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "corank/cpu/options.hpp"
+#include "corank/functional.hpp"
 #include "corank/merge_path.hpp"
+#include "corank/segmented_scan_contract.hpp"
 
 namespace corank::cpu {
+
+/// Options of the segmented scans: the shared ones, and the iteration's steps per pass.
+struct segmented_scan_options : options {
+  segmented_scan_options() = default;
+  segmented_scan_options(const options& shared) : options(shared) {}  // NOLINT: widening
+  /// scaled_segmented_scan_iterations: steps run on each cache-sized block before the next
+  /// (0: tuning::iteration_steps_per_pass; 1: every step is a parallel scan over all elements;
+  /// at most corank::segmented_scan_most_steps_per_pass).
+  int steps_per_pass = 0;
+};
 namespace detail {
 
 /// The segment heads after position `pos`: the first offset greater than `pos`.
@@ -264,44 +284,66 @@ std::size_t leading_items(const Offset* offsets, std::size_t num_segments, std::
   return total;
 }
 
+/// Whether `it` is a null pointer (never, for other iterators).
+template <class It>
+bool is_null(const It& it) {
+  if constexpr (std::is_pointer_v<It>)
+    return it == nullptr;
+  else
+    return false;
+}
+
+/// The contract's checks (segmented_scan_contract.hpp), as an exception.
+template <class InIt, class ScaleIt, class OutIt, class Offset>
+void check_scan(const InIt& in, const ScaleIt& scale, std::size_t n, const Offset* offsets,
+                std::size_t num_segments, const OutIt& out, long long iterations,
+                int steps_per_pass) {
+  if (const char* error = corank::detail::segmented_scan_argument_error(
+          n, is_null(in) || is_null(scale), is_null(out), offsets == nullptr, num_segments,
+          iterations, steps_per_pass))
+    throw std::invalid_argument(std::string("corank::cpu::") + error);
+}
+
 }  // namespace detail
 
 /// out[j] = in[head] op ... op in[j] for j in the segment starting at head. Any associative op.
-template <class InIt, class Offset, class OutIt, class Op = std::plus<>>
+template <class InIt, class Offset, class OutIt, class Op = corank::plus>
 void segmented_inclusive_scan(InIt in, std::size_t n, const Offset* offsets,
                               std::size_t num_segments, OutIt out, Op op = {},
-                              const options& opt = {}) {
+                              const segmented_scan_options& opt = {}) {
   using T = typename std::iterator_traits<InIt>::value_type;
+  detail::check_scan(in, nullptr, n, offsets, num_segments, out, 1, opt.steps_per_pass);
   detail::segmented_scan<false>(in, n, offsets, num_segments, out, T{}, op, opt);
 }
 
 /// out[head] = init, out[j] = init op in[head] op ... op in[j-1] within each segment.
-template <class InIt, class Offset, class OutIt, class T, class Op = std::plus<>>
+template <class InIt, class Offset, class OutIt, class T, class Op = corank::plus>
 void segmented_exclusive_scan(InIt in, std::size_t n, const Offset* offsets,
                               std::size_t num_segments, OutIt out, T init, Op op = {},
-                              const options& opt = {}) {
+                              const segmented_scan_options& opt = {}) {
+  detail::check_scan(in, nullptr, n, offsets, num_segments, out, 1, opt.steps_per_pass);
   detail::segmented_scan<true>(in, n, offsets, num_segments, out, init, op, opt);
 }
 
 /// `iterations` steps of the sparse-matrix iteration in place: a = inclusive scan of a[i] *
 /// scale[i] (any associative op), then again on the result. Runs opt.steps_per_pass steps (at most
-/// tuning::iteration_most_steps_per_pass) in each sweep over the data (detail::iteration_pass),
-/// unless that is 1 or the slices' leading parts are long (segments that span slices), when each
-/// step is a segmented_inclusive_scan of its own. The same result as the latter (bit for bit for
-/// integers; a segment that spans a whole slice may round differently in floating point). The
-/// steps flush subnormal results to zero (detail::flush_subnormals), in either form: a change
-/// below 1.2e-38 in f32 per value, and up to 94x the speed on an Intel Xeon where values
-/// underflow.
-template <class T, class Offset, class Op = std::plus<>>
+/// corank::segmented_scan_most_steps_per_pass) in each sweep over the data
+/// (detail::iteration_pass), unless that is 1 or the slices' leading parts are long (segments that
+/// span slices), when each step is a segmented_inclusive_scan of its own. The same result as the
+/// latter (bit for bit for integers; a segment that spans a whole slice may round differently in
+/// floating point). The steps flush subnormal results to zero (detail::flush_subnormals), in either
+/// form: a change below 1.2e-38 in f32 per value, and up to 94x the speed on an Intel Xeon where
+/// values underflow.
+template <class T, class Offset, class Op = corank::plus>
 void scaled_segmented_scan_iterations(T* a, const T* scale, std::size_t n, const Offset* offsets,
                                       std::size_t num_segments, long long iterations, Op op = {},
-                                      const options& opt = {}) {
-  if (n == 0 || iterations <= 0) return;
+                                      const segmented_scan_options& opt = {}) {
+  detail::check_scan(a, scale, n, offsets, num_segments, a, iterations, opt.steps_per_pass);
+  if (n == 0 || iterations == 0) return;
   int threads = detail::threads_for(n, opt);
   if (static_cast<std::size_t>(threads) > n) threads = static_cast<int>(n);
   const int per_pass =
-      std::min(opt.steps_per_pass > 0 ? opt.steps_per_pass : tuning::iteration_steps_per_pass,
-               tuning::iteration_most_steps_per_pass);
+      opt.steps_per_pass > 0 ? opt.steps_per_pass : tuning::iteration_steps_per_pass;
   if (per_pass == 1 ||
       detail::leading_items(offsets, num_segments, n, threads) * tuning::iteration_leading_share >
           n) {

@@ -4,6 +4,8 @@
 
 #include <cstddef>
 
+#include "corank/segmented_scan_contract.hpp"
+
 namespace corank::cpu::tuning {
 
 /// Below this many items an algorithm runs on the calling thread alone.
@@ -35,7 +37,7 @@ inline constexpr std::ptrdiff_t sort_tagged_chunk_items = std::ptrdiff_t(1) << 1
 /// slices' leading parts (swept one after another, once the slices before are done) exceed
 /// 1 / iteration_leading_share of the elements; then every step is a parallel scan of its own.
 inline constexpr int iteration_steps_per_pass = 16;
-inline constexpr int iteration_most_steps_per_pass = 16;
+inline constexpr int iteration_most_steps_per_pass = corank::segmented_scan_most_steps_per_pass;
 inline constexpr std::size_t iteration_leading_share = 64;
 
 }  // namespace corank::cpu::tuning

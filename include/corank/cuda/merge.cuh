@@ -24,8 +24,9 @@
 // The overloads without options run `automatic`, the production kernel: below
 // tuning::merge_policy<...>::partitioned_from_total outputs one launch (each block searches its
 // own tiles' co-ranks), from there a partition pass then one tile per block (merge_scheme).
-// merge_options selects the study's kernels, the scheme, their parameters, and a measured tuning
-// table (merge_tuning, `corank tune merge`) that fills in whatever the options leave at 0.
+// merge_options sets the scheme, its parameters, and a measured tuning table (merge_tuning,
+// `corank tune merge`) that fills in whatever the options leave at 0. The study's kernels (basic,
+// tiled, circular) have their own entry points: corank::study::cuda::merge (corank/study/).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -98,7 +99,7 @@ cudaError_t merge_keys(const temporary_storage& storage, const T* a, std::size_t
                        std::size_t n, T* out, Compare comp, cudaStream_t stream) {
   check_key_type<T>();
   CORANK_CUDA_TRY(check_arguments(a, nullptr, m, b, nullptr, n, out, nullptr, sizeof(T), 0));
-  kernels::no_value* none = nullptr;
+  no_value* none = nullptr;
   return merge_automatic(storage, a, none, m, b, none, n, out, none, comp, stream);
 }
 
@@ -142,8 +143,7 @@ cudaError_t merge(const T* a, std::size_t m, const T* b, std::size_t n, T* out, 
   return detail::merge_keys({temp, temp_bytes}, a, m, b, n, out, comp, stream);
 }
 
-/// As above, with the algorithm and its parameters chosen by `options` (no kernel of which needs
-/// temporary storage).
+/// As above, with the scheme and its parameters set by `options`.
 template <class T, class Compare = corank::less>
 cudaError_t merge(const merge_options& options, const T* a, std::size_t m, const T* b,
                   std::size_t n, T* out, Compare comp = {}, cudaStream_t stream = 0) {
@@ -151,9 +151,8 @@ cudaError_t merge(const merge_options& options, const T* a, std::size_t m, const
   CORANK_CUDA_TRY(
       detail::check_arguments(a, nullptr, m, b, nullptr, n, out, nullptr, sizeof(T), 0));
   if (m + n == 0) return cudaSuccess;
-  kernels::no_value* none = nullptr;
-  return detail::dispatch(options, a, discard_iterator{}, m, b, discard_iterator{}, n, out,
-                          discard_iterator{}, none, none, none, comp, stream);
+  no_value* none = nullptr;
+  return detail::launch_automatic(options, a, none, m, b, none, n, out, none, comp, stream);
 }
 
 /// Merges keys and moves values alongside: keys_out/vals_out[0,m+n) from the sorted keys_a[0,m)
@@ -184,15 +183,15 @@ cudaError_t merge_by_key(const K* keys_a, const V* vals_a, std::size_t m, const 
                              vals_out, comp, stream);
 }
 
-/// As above, with the algorithm and its parameters chosen by `options`.
+/// As above, with the scheme and its parameters set by `options`.
 template <class K, class V, class Compare = corank::less>
 cudaError_t merge_by_key(const merge_options& options, const K* keys_a, const V* vals_a,
                          std::size_t m, const K* keys_b, const V* vals_b, std::size_t n,
                          K* keys_out, V* vals_out, Compare comp = {}, cudaStream_t stream = 0) {
   CORANK_CUDA_TRY(detail::check_by_key(keys_a, vals_a, m, keys_b, vals_b, n, keys_out, vals_out));
   if (m + n == 0) return cudaSuccess;
-  return detail::dispatch(options, keys_a, vals_a, m, keys_b, vals_b, n, keys_out, vals_out, vals_a,
-                          vals_b, vals_out, comp, stream);
+  return detail::launch_automatic(options, keys_a, vals_a, m, keys_b, vals_b, n, keys_out, vals_out,
+                                  comp, stream);
 }
 
 }  // namespace corank::cuda

@@ -1,5 +1,7 @@
-// What selects a GPU merge kernel and its parameters: merge_options, and the names of the kernels.
-// Host-only C++ (no CUDA headers), so the CLI and the tuning-file parser use it without nvcc.
+// What sets the GPU merge's parameters (merge_options), and the names of the merge kernels (the
+// production one and the study's, as a tuning table names them; the study's options and entry
+// points are in corank/study/merge.cuh). Host-only C++ (no CUDA headers), so the CLI and the
+// tuning-file parser use it without nvcc.
 #pragma once
 
 #include <cstddef>
@@ -8,6 +10,7 @@
 
 namespace corank::cuda {
 
+/// The merge kernels.
 enum class merge_algorithm {
   automatic,  ///< production kernel: 16-byte staged I/O, register runs; scheme by size
   basic,      ///< study: each thread merges its part straight from global memory
@@ -24,21 +27,14 @@ enum class merge_scheme {
 
 class merge_tuning;
 
-/// Parameters of a merge; 0 (or by_size) leaves a parameter to the tuning table when one is given,
-/// else to the defaults of tuning/merge.cuh. `automatic` uses `scheme`, `threads` (partitioned
-/// only: single_launch's block shape is fixed at compile time) and `blocks` (single_launch only:
-/// the grid; default as many blocks as the GPU holds at once).
+/// Parameters of the production merge; 0 (or by_size) leaves a parameter to the tuning table's
+/// `automatic` entries when one is given, else to the defaults of tuning/merge.cuh. `threads`
+/// applies to the partitioned scheme only (single_launch's block shape is fixed at compile time),
+/// `blocks` to single_launch only (the grid; default as many blocks as the GPU holds at once).
 struct merge_options {
-  merge_algorithm algorithm = merge_algorithm::automatic;
   merge_scheme scheme = merge_scheme::by_size;
-  unsigned blocks = 0;      ///< grid size
-  unsigned threads = 0;     ///< threads per block: a multiple of 32, at most 1024
-  unsigned tile_items = 0;  ///< tiled/circular: items per input per iteration (shared memory)
-  /// Optimisation 1 of the study: one co-rank per thread, the start taken from the left
-  /// neighbour's end through shared memory.
-  bool reuse_neighbor_co_rank = true;
-  /// Optimisation 2 of the study: branch-free sequential merge and co-rank search.
-  bool branch_free = true;
+  unsigned blocks = 0;   ///< grid size
+  unsigned threads = 0;  ///< threads per block: a multiple of 32, at most 1024
   /// automatic, partitioned: how many tiles, from the first, search their own co-ranks and merge
   /// while the partition pass runs (the pass finds the rest). Unset: the policy's
   /// (tuning::automatic_defaults::lead_bytes_per_sm).
@@ -49,19 +45,26 @@ struct merge_options {
 
 inline constexpr std::string_view to_string(merge_algorithm a) {
   switch (a) {
-    case merge_algorithm::automatic: return "automatic";
-    case merge_algorithm::basic: return "basic";
-    case merge_algorithm::tiled: return "tiled";
-    case merge_algorithm::circular: return "circular";
+    case merge_algorithm::automatic:
+      return "automatic";
+    case merge_algorithm::basic:
+      return "basic";
+    case merge_algorithm::tiled:
+      return "tiled";
+    case merge_algorithm::circular:
+      return "circular";
   }
   return "?";
 }
 
 inline constexpr std::string_view to_string(merge_scheme s) {
   switch (s) {
-    case merge_scheme::by_size: return "by_size";
-    case merge_scheme::single_launch: return "single_launch";
-    case merge_scheme::partitioned: return "partitioned";
+    case merge_scheme::by_size:
+      return "by_size";
+    case merge_scheme::single_launch:
+      return "single_launch";
+    case merge_scheme::partitioned:
+      return "partitioned";
   }
   return "?";
 }

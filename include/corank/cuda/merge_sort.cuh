@@ -70,7 +70,7 @@ cudaError_t merge_sort_impl(const temporary_storage& storage, Key* keys, Value* 
 
 /// Bytes of temporary storage the caller's-buffer overloads need for n items (the largest
 /// size_t if that overflows).
-template <class Key, class Value = block::no_value>
+template <class Key, class Value = no_value>
 std::size_t stable_sort_temp_bytes(std::size_t n) {
   return n < 2 ? 0 : detail::merge_sort_layout<Key, Value>::bytes(n);
 }
@@ -79,7 +79,7 @@ std::size_t stable_sort_temp_bytes(std::size_t n) {
 template <class Key, class Compare = corank::less, detail::not_a_buffer<Compare> = 0>
 cudaError_t stable_sort(Key* keys, std::size_t n, Compare comp = {}, cudaStream_t stream = 0) {
   detail::check_sort_types<Key, Key>();
-  return detail::merge_sort_impl({}, keys, static_cast<block::no_value*>(nullptr), n, comp, stream);
+  return detail::merge_sort_impl({}, keys, static_cast<no_value*>(nullptr), n, comp, stream);
 }
 
 /// As above with temporary storage from `resource`.
@@ -87,8 +87,7 @@ template <class Key, class Compare = corank::less>
 cudaError_t stable_sort(memory_resource_ref resource, Key* keys, std::size_t n, Compare comp = {},
                         cudaStream_t stream = 0) {
   detail::check_sort_types<Key, Key>();
-  return detail::merge_sort_impl(resource, keys, static_cast<block::no_value*>(nullptr), n, comp,
-                                 stream);
+  return detail::merge_sort_impl(resource, keys, static_cast<no_value*>(nullptr), n, comp, stream);
 }
 
 /// As above with the caller's temporary storage (temp_bytes >= stable_sort_temp_bytes<Key>(n)).
@@ -96,8 +95,8 @@ template <class Key, class Compare = corank::less>
 cudaError_t stable_sort(Key* keys, std::size_t n, void* temp, std::size_t temp_bytes,
                         Compare comp = {}, cudaStream_t stream = 0) {
   detail::check_sort_types<Key, Key>();
-  return detail::merge_sort_impl({temp, temp_bytes}, keys, static_cast<block::no_value*>(nullptr),
-                                 n, comp, stream);
+  return detail::merge_sort_impl({temp, temp_bytes}, keys, static_cast<no_value*>(nullptr), n, comp,
+                                 stream);
 }
 
 /// Sorts keys[0, n) in place, stably, by comp, moving vals[0, n) alongside.

@@ -22,11 +22,11 @@ namespace corank::backend {
 inline double cpu_spmv_scan(float* a, const float* xbar, const std::int64_t* offsets, std::size_t n,
                             std::size_t rows, int iterations, int threads = 0,
                             int steps_per_pass = 0) {
-  cpu::options opt;
+  cpu::segmented_scan_options opt;
   opt.threads = threads;
   opt.steps_per_pass = steps_per_pass;
   const auto t0 = std::chrono::steady_clock::now();
-  cpu::scaled_segmented_scan_iterations(a, xbar, n, offsets, rows, iterations, std::plus<>{}, opt);
+  cpu::scaled_segmented_scan_iterations(a, xbar, n, offsets, rows, iterations, corank::plus{}, opt);
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -26,10 +26,10 @@ inline int ceil_log2(std::size_t n) {
 /// The sort with a given shape (tuning::bitonic_shape); the entry points pass the tuned one.
 template <class Key, class Value, class Compare,
           class Policy = tuning::bitonic_policy<
-              sizeof(Key), std::is_same_v<Value, block::no_value> ? 0 : sizeof(Value)>>
+              sizeof(Key), std::is_same_v<Value, no_value> ? 0 : sizeof(Value)>>
 cudaError_t bitonic_sort_impl(Key* keys, Value* vals, std::size_t n, Compare comp,
                               cudaStream_t stream) {
-  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  constexpr bool has_values = !std::is_same_v<Value, no_value>;
   constexpr int NT = Policy::tile_threads, B = Policy::tile_bits_per_thread;
   constexpr int BG = Policy::global_bits, GT = Policy::global_threads;
   constexpr unsigned capacity = Policy::tile_items;

@@ -28,11 +28,10 @@ namespace corank::cuda::detail {
 inline merge_options resolve(const merge_options& options, std::size_t total) {
   merge_options r = options;
   if (options.tuning)
-    if (const merge_tuning_entry* e = options.tuning->find(options.algorithm, total)) {
+    if (const merge_tuning_entry* e = options.tuning->find(merge_algorithm::automatic, total)) {
       if (r.scheme == merge_scheme::by_size) r.scheme = e->scheme;
       if (!r.threads) r.threads = e->threads;
       if (!r.blocks) r.blocks = e->blocks;
-      if (!r.tile_items) r.tile_items = e->tile_items;
     }
   return r;
 }
@@ -45,12 +44,12 @@ merge_scheme default_scheme(std::size_t total) {
              : merge_scheme::single_launch;
 }
 
-/// The single-launch scheme of `automatic`. V = kernels::no_value for a key-only merge.
+/// The single-launch scheme of `automatic`. V = no_value for a key-only merge.
 template <class K, class V, class Compare>
 cudaError_t launch_single(const K* a, const V* va, std::size_t m, const K* b, const V* vb,
                           std::size_t n, K* out, V* vo, Compare comp, cudaStream_t stream,
                           unsigned threads, unsigned grid) {
-  constexpr bool has_values = !std::is_same_v<V, kernels::no_value>;
+  constexpr bool has_values = !std::is_same_v<V, no_value>;
   using shape = typename tuning::merge_policy<sizeof(K), has_values>::shape;
   if (threads && threads != unsigned(shape::threads)) return cudaErrorInvalidValue;
   const auto kernel = kernels::merge_single_launch<shape, has_values, K, V, Compare>;
@@ -118,7 +117,7 @@ template <class K, class V, class Compare>
 cudaError_t launch_partitioned(const K* a, const V* va, std::size_t m, const K* b, const V* vb,
                                std::size_t n, K* out, V* vo, Compare comp, cudaStream_t stream,
                                unsigned threads, std::optional<std::size_t> lead_tiles) {
-  constexpr bool has_values = !std::is_same_v<V, kernels::no_value>;
+  constexpr bool has_values = !std::is_same_v<V, no_value>;
   using policy = tuning::merge_policy<sizeof(K), has_values>;
   using shape = typename policy::partitioned;
   if (!threads)
@@ -137,69 +136,10 @@ cudaError_t launch_automatic(const merge_options& options, const K* a, const V* 
                              cudaStream_t stream) {
   merge_options r = resolve(options, m + n);
   if (r.scheme == merge_scheme::by_size)
-    r.scheme = default_scheme<K, !std::is_same_v<V, kernels::no_value>>(m + n);
+    r.scheme = default_scheme<K, !std::is_same_v<V, no_value>>(m + n);
   if (r.scheme == merge_scheme::partitioned)
     return launch_partitioned(a, va, m, b, vb, n, out, vo, comp, stream, r.threads, r.lead_tiles);
   return launch_single(a, va, m, b, vb, n, out, vo, comp, stream, r.threads, r.blocks);
-}
-
-/// The studied kernels, with the runtime parameters of `options`.
-template <bool BranchFree, class K, class VA, class VB, class VO, class Compare>
-cudaError_t launch_studied(const merge_options& given, const K* a, VA va, std::size_t m, const K* b,
-                           VB vb, std::size_t n, K* out, VO vo, Compare comp, cudaStream_t stream) {
-  using defaults = tuning::studied_defaults;
-  const merge_options options = resolve(given, m + n);
-  const std::size_t total = m + n;
-  const unsigned threads = options.threads ? options.threads : defaults::threads;
-  const unsigned tile = options.tile_items ? options.tile_items : defaults::tile_items;
-  if (threads < 32 || threads > 1024 || threads % 32 || tile > (1u << 30))
-    return cudaErrorInvalidValue;
-  const bool basic = options.algorithm == merge_algorithm::basic;
-  std::size_t blocks = options.blocks;
-  if (!blocks) {
-    const std::size_t per_block = basic ? std::size_t(threads) * defaults::basic_items_per_thread
-                                        : std::size_t(tile) * defaults::tiles_per_block;
-    int sms = 0;
-    CORANK_CUDA_TRY(multiprocessor_count(&sms));
-    const std::size_t floor = std::size_t(sms) * defaults::min_blocks_per_sm;
-    blocks = (total + per_block - 1) / per_block;
-    blocks = blocks < floor ? floor : blocks > defaults::max_blocks ? defaults::max_blocks : blocks;
-  }
-  if (blocks > std::size_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
-  const bool reuse = options.reuse_neighbor_co_rank;
-  if (basic) {
-    kernels::merge_basic<BranchFree>
-        <<<unsigned(blocks), threads, threads * sizeof(std::size_t), stream>>>(
-            a, va, m, b, vb, n, out, vo, comp, reuse);
-    return cudaGetLastError();
-  }
-  const std::size_t smem = kernels::studied_smem<K>::bytes(threads, tile);
-  const auto run = [&](auto kernel) {
-    CORANK_CUDA_TRY(allow_smem(kernel, smem));
-    kernel<<<unsigned(blocks), threads, smem, stream>>>(a, va, m, b, vb, n, out, vo, comp, tile,
-                                                        reuse);
-    return cudaGetLastError();
-  };
-  if (options.algorithm == merge_algorithm::tiled)
-    return run(kernels::merge_tiles<false, BranchFree, K, VA, VB, VO, Compare>);
-  return run(kernels::merge_tiles<true, BranchFree, K, VA, VB, VO, Compare>);
-}
-
-template <class K, class VA, class VB, class VO, class V, class Compare>
-cudaError_t dispatch(const merge_options& options, const K* a, VA va, std::size_t m, const K* b,
-                     VB vb, std::size_t n, K* out, VO vo, const V* auto_va, const V* auto_vb,
-                     V* auto_vo, Compare comp, cudaStream_t stream) {
-  switch (options.algorithm) {
-    case merge_algorithm::automatic:
-      return launch_automatic(options, a, auto_va, m, b, auto_vb, n, out, auto_vo, comp, stream);
-    case merge_algorithm::basic:
-    case merge_algorithm::tiled:
-    case merge_algorithm::circular:
-      return options.branch_free
-                 ? launch_studied<true>(options, a, va, m, b, vb, n, out, vo, comp, stream)
-                 : launch_studied<false>(options, a, va, m, b, vb, n, out, vo, comp, stream);
-  }
-  return cudaErrorInvalidValue;
 }
 
 /// The production kernel from `storage`: it needs none (each tile's co-ranks wait in its own

@@ -30,8 +30,7 @@ using sort_cut = four_way_split<std::size_t>;
 /// The tuned policy for keys and values of these sizes.
 template <class Key, class Value>
 using sort_policy =
-    tuning::merge_sort_policy<sizeof(Key),
-                              std::is_same_v<Value, block::no_value> ? 0 : sizeof(Value)>;
+    tuning::merge_sort_policy<sizeof(Key), std::is_same_v<Value, no_value> ? 0 : sizeof(Value)>;
 
 /// The policy's own tile sort shape (threads x items).
 template <class Policy>
@@ -69,7 +68,7 @@ kernels::four_way_runs<Key, Value> four_way_pass(const Key* keys, const Value* v
 /// two arrays of grid samples (a pass's input's and its output's).
 template <class Key, class Value, class Policy = sort_policy<Key, Value>>
 struct merge_sort_layout {
-  static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  static constexpr bool has_values = !std::is_same_v<Value, no_value>;
   /// Four-way passes for n keys (else two-way).
   static bool four_way(std::size_t n) {
     return Policy::merge_ways == 4 && n >= Policy::four_way_from;

@@ -1,6 +1,6 @@
 // The GPU segmented scans' dispatch: the single-pass scan's look-back state and its layout in
 // temporary storage, the tile shape and steps per pass of a call, the tile-heads pass, the grids
-// and their launches, and the studied kernels' grids. The contract and the entry points are in
+// and their launches. The contract and the entry points are in
 // corank/cuda/segmented_scan.cuh.
 #pragma once
 
@@ -53,22 +53,6 @@ inline std::size_t state_slots(long long steps, int steps_per_pass) {
 }
 
 inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
-template <class T, class Offset>
-constexpr void check_scan_types() {
-  static_assert(std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8),
-                "corank::cuda segmented scans take 4- or 8-byte arithmetic values");
-  static_assert(std::is_integral_v<Offset>, "offsets are integers");
-}
-
-inline int studied_grid(std::size_t work_items) {
-  int sms = 0;
-  if (multiprocessor_count(&sms) != cudaSuccess) sms = 132;
-  const std::size_t want = (work_items + tuning::segmented_scan_studied::threads - 1) /
-                           tuning::segmented_scan_studied::threads;
-  const std::size_t cap = std::size_t(sms) * tuning::segmented_scan_studied::blocks_per_sm;
-  return int(std::max<std::size_t>(1, std::min(want, cap)));
-}
 
 /// How many times `tiles` tiles of shape `Shape` fill the device (a large count if unknown).
 template <class Shape>
@@ -186,9 +170,6 @@ template <class Shape, bool Exclusive, bool Repeats, class Source, class T, clas
 cudaError_t launch_tiles(const temporary_storage& storage, Source src, bool src_aligned, T* out,
                          std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
                          T init, cudaStream_t stream, long long steps = 1, int steps_per_pass = 1) {
-  // A pass takes a slot of tile state per step; the ring holds two passes.
-  if (steps_per_pass < 1 || steps_per_pass > tuning::segmented_scan_iteration::most_steps_per_pass)
-    return cudaErrorInvalidValue;
   if (!Repeats) steps_per_pass = 1;
   constexpr auto kernel =
       kernels::segmented_scan_tiles<Shape, Exclusive, Repeats, Source, T, Offset, Op>;
@@ -254,41 +235,19 @@ cudaError_t launch_tiles(const temporary_storage& storage, Source src, bool src_
       });
 }
 
+/// The single-pass scan, `steps` times in a row (the iteration when steps > 1), with arguments
+/// the entry point has checked.
 template <bool Exclusive, class Source, class T, class Offset, class Op>
 cudaError_t segmented_scan(const segmented_scan_options& opt, Source src, bool src_aligned, T* out,
                            std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
                            T init, cudaStream_t stream, long long steps = 1) {
-  check_scan_types<T, Offset>();
-  if (opt.steps_per_pass < 0 ||
-      opt.steps_per_pass > tuning::segmented_scan_iteration::most_steps_per_pass)
-    return cudaErrorInvalidValue;
-  if (n == 0) return cudaSuccess;
-  if (!out || !offsets || num_segments == 0) return cudaErrorInvalidValue;
-  const auto p = static_cast<std::int64_t>(num_segments);
-  using studied = tuning::segmented_scan_studied;
-  for (long long step = 0; step < steps; ++step) {
-    switch (opt.algorithm) {
-      case segmented_scan_algorithm::thread_per_segment:
-        kernels::segmented_scan_thread_per_segment<Exclusive>
-            <<<studied_grid(num_segments), studied::threads, 0, stream>>>(src, out, offsets, p, op,
-                                                                          init);
-        break;
-      case segmented_scan_algorithm::warp_per_segment:
-        kernels::segmented_scan_warp_per_segment<Exclusive>
-            <<<studied_grid(num_segments * 32), studied::threads, 0, stream>>>(src, out, offsets, p,
-                                                                               op, init);
-        break;
-      case segmented_scan_algorithm::automatic:
-        return with_automatic_shape<Exclusive, kernels::is_scaled<Source>, T>(
-            steps, opt.steps_per_pass, [&](auto shape, auto repeats, int per_pass) {
-              return launch_tiles<decltype(shape), Exclusive, decltype(repeats)::value>(
-                  opt.temporary, src, src_aligned, out, n, offsets, num_segments, op, init, stream,
-                  steps, per_pass);
-            });
-    }
-    CORANK_CUDA_TRY(cudaGetLastError());
-  }
-  return cudaSuccess;
+  if (n == 0 || steps == 0) return cudaSuccess;
+  return with_automatic_shape<Exclusive, kernels::is_scaled<Source>, T>(
+      steps, opt.steps_per_pass, [&](auto shape, auto repeats, int per_pass) {
+        return launch_tiles<decltype(shape), Exclusive, decltype(repeats)::value>(
+            opt.temporary, src, src_aligned, out, n, offsets, num_segments, op, init, stream, steps,
+            per_pass);
+      });
 }
 
 }  // namespace corank::cuda::detail

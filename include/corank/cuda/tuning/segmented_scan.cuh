@@ -10,6 +10,8 @@
 
 #include <cstddef>
 
+#include "corank/segmented_scan_contract.hpp"
+
 namespace corank::cuda::tuning {
 
 template <int Threads, int Items, int MinBlocks>
@@ -49,9 +51,9 @@ struct segmented_scan_head_pass {
 struct segmented_scan_iteration {
   static constexpr double one_grid_up_to_waves = 1.5;
   static constexpr int steps_per_pass = 16;
-  /// The most steps a pass may take (segmented_scan_options::steps_per_pass): the look-back state
-  /// holds a slot per step of two passes, 20 bytes per tile each.
-  static constexpr int most_steps_per_pass = 16;
+  /// The most steps a pass may take (the contract's limit): the look-back state holds a slot per
+  /// step of two passes, 20 bytes per tile each.
+  static constexpr int most_steps_per_pass = corank::segmented_scan_most_steps_per_pass;
   /// Tiles of passes of several steps: 6 blocks per SM leave the step loop 40 registers (at 7,
   /// 32 registers spilled and every step count ran 2-11% slower); 256 x 15 f32 elements of each
   /// input fill the shared memory of the 6.
