@@ -1,7 +1,6 @@
 // Merge two sorted vectors on all cores with corank.
-#include <corank/corank.hpp>
-
 #include <algorithm>
+#include <corank/corank.hpp>
 #include <cstdio>
 #include <vector>
 

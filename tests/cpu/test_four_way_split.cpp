@@ -22,8 +22,8 @@ class FourWaySplit : public corank::test::seeded_test {
  protected:
   /// Four sorted runs of the given lengths, keys in [0, distinct), consecutive in `keys`.
   template <class Compare>
-  std::vector<std::uint32_t> runs(const std::array<std::size_t, 4>& lengths,
-                                  std::uint32_t distinct, Compare comp) {
+  std::vector<std::uint32_t> runs(const std::array<std::size_t, 4>& lengths, std::uint32_t distinct,
+                                  Compare comp) {
     std::uniform_int_distribution<std::uint32_t> key(0, distinct - 1);
     std::vector<std::uint32_t> keys;
     for (std::size_t len : lengths) {
@@ -39,17 +39,23 @@ class FourWaySplit : public corank::test::seeded_test {
   /// tile is sized by, and merging each as the GPU pass does (A with B, C with D, then the two)
   /// gives the stable merge, keys and origins.
   template <class Compare = corank::less>
-  void check(const std::array<std::size_t, 4>& lengths, std::size_t stride,
-             std::uint32_t distinct, Compare comp = {}) {
-    SCOPED_TRACE(testing::Message() << "runs " << lengths[0] << " " << lengths[1] << " "
-                                    << lengths[2] << " " << lengths[3] << ", stride " << stride
-                                    << ", distinct " << distinct);
+  void check(const std::array<std::size_t, 4>& lengths, std::size_t stride, std::uint32_t distinct,
+             Compare comp = {}) {
+    SCOPED_TRACE(testing::Message()
+                 << "runs " << lengths[0] << " " << lengths[1] << " " << lengths[2] << " "
+                 << lengths[3] << ", stride " << stride << ", distinct " << distinct);
     const std::vector<std::uint32_t> keys = runs(lengths, distinct, comp);
     const std::size_t total = keys.size();
     const std::uint32_t* p = keys.data();
     const corank::four_runs<const std::uint32_t*, std::size_t> r{
-        p, p + lengths[0], p + lengths[0] + lengths[1], p + lengths[0] + lengths[1] + lengths[2],
-        lengths[0], lengths[1], lengths[2], lengths[3]};
+        p,
+        p + lengths[0],
+        p + lengths[0] + lengths[1],
+        p + lengths[0] + lengths[1] + lengths[2],
+        lengths[0],
+        lengths[1],
+        lengths[2],
+        lengths[3]};
 
     // Reference: positions in the stable merge, and how many of each run precede each rank.
     std::vector<std::size_t> order(total);
@@ -131,10 +137,10 @@ TEST_F(FourWaySplit, GridSearchesMatchLowerAndUpperBound) {
     const auto x = runs({len(rng), 0, 0, 0}, distinct, corank::less{});
     const auto y = runs({len(rng), 0, 0, 0}, distinct, corank::less{});
     for (std::uint32_t key = 0; key <= 1001; key += round % 2 ? 1 : 37) {
-      const auto lower = corank::ranks_on_grid<false>(x.data(), x.size(), y.data(), y.size(), key,
-                                                      corank::less{});
-      const auto upper = corank::ranks_on_grid<true>(x.data(), x.size(), y.data(), y.size(), key,
-                                                     corank::less{});
+      const auto lower =
+          corank::ranks_on_grid<false>(x.data(), x.size(), y.data(), y.size(), key, corank::less{});
+      const auto upper =
+          corank::ranks_on_grid<true>(x.data(), x.size(), y.data(), y.size(), key, corank::less{});
       ASSERT_EQ(lower.x, std::size_t(std::lower_bound(x.begin(), x.end(), key) - x.begin()));
       ASSERT_EQ(lower.y, std::size_t(std::lower_bound(y.begin(), y.end(), key) - y.begin()));
       ASSERT_EQ(upper.x, std::size_t(std::upper_bound(x.begin(), x.end(), key) - x.begin()));
@@ -146,10 +152,10 @@ TEST_F(FourWaySplit, GridSearchesMatchLowerAndUpperBound) {
 TEST_F(FourWaySplit, EdgeShapes) {
   for (std::size_t stride : {1u, 2u, 3u, 8u}) {
     check({1, 0, 0, 0}, stride, 4);
-    check({5, 5, 0, 0}, stride, 4);     // the last pass of a sort: two runs
-    check({5, 5, 3, 0}, stride, 4);     // three runs
-    check({8, 8, 8, 2}, stride, 1);     // all keys equal: order is A, B, C, D
-    check({0, 7, 0, 9}, stride, 3);     // empty A and C
+    check({5, 5, 0, 0}, stride, 4);      // the last pass of a sort: two runs
+    check({5, 5, 3, 0}, stride, 4);      // three runs
+    check({8, 8, 8, 2}, stride, 1);      // all keys equal: order is A, B, C, D
+    check({0, 7, 0, 9}, stride, 3);      // empty A and C
     check({16, 16, 16, 16}, stride, 2);  // strides dividing the runs, and not
   }
 }
@@ -158,7 +164,9 @@ TEST_F(FourWaySplit, RandomRunsAndStrides) {
   std::uniform_int_distribution<std::size_t> len(0, 200), stride(1, 70);
   for (int round = 0; round < 300; ++round)
     check({len(rng), len(rng), len(rng), len(rng)}, stride(rng),
-          round % 3 == 0 ? 4u : round % 3 == 1 ? 100u : 1u << 30);
+          round % 3 == 0   ? 4u
+          : round % 3 == 1 ? 100u
+                           : 1u << 30);
 }
 
 /// The cut searches through grid samples (grid_sampled_ptr) find the same cuts as on the keys,

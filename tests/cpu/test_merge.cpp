@@ -37,18 +37,18 @@ class CpuMerge : public corank::test::seeded_test {
     const auto va = origins(0, a.size()), vb = origins(1, b.size());
     std::vector<T> keys(a.size() + b.size(), T(poison32));
     std::vector<std::uint64_t> values(keys.size(), poison64);
-    const auto [key_end, value_end] = corank::cpu::merge_by_key(
-        a.begin(), a.end(), va.begin(), b.begin(), b.end(), vb.begin(), keys.begin(),
-        values.begin(), comp, opt);
+    const auto [key_end, value_end] =
+        corank::cpu::merge_by_key(a.begin(), a.end(), va.begin(), b.begin(), b.end(), vb.begin(),
+                                  keys.begin(), values.begin(), comp, opt);
     ASSERT_EQ(key_end, keys.end());
     ASSERT_EQ(value_end, values.end());
     ASSERT_EQ(keys, want_keys) << "m=" << a.size() << " n=" << b.size();
     ASSERT_EQ(values, want_values) << "m=" << a.size() << " n=" << b.size();
 
     std::vector<T> keys_only(keys.size(), T(poison32));
-    ASSERT_EQ(corank::cpu::merge(a.begin(), a.end(), b.begin(), b.end(), keys_only.begin(), comp,
-                                 opt),
-              keys_only.end());
+    ASSERT_EQ(
+        corank::cpu::merge(a.begin(), a.end(), b.begin(), b.end(), keys_only.begin(), comp, opt),
+        keys_only.end());
     ASSERT_EQ(keys_only, want_keys);
   }
 
@@ -107,7 +107,8 @@ TEST(EvenSplit, CoversTheRangeInNearEqualParts) {
       EXPECT_EQ(corank::even_split(total, parts, std::uint64_t(0)), 0u);
       EXPECT_EQ(corank::even_split(total, parts, parts), total);
       for (std::uint64_t p = 0; p < parts; ++p) {
-        const auto size = corank::even_split(total, parts, p + 1) - corank::even_split(total, parts, p);
+        const auto size =
+            corank::even_split(total, parts, p + 1) - corank::even_split(total, parts, p);
         EXPECT_LE(size, total / parts + 1);
         EXPECT_GE(size, total / parts);
       }
@@ -140,11 +141,14 @@ TEST_F(CoRank, WorksWithSizesAndIndicesAbove32Bits) {
 TEST_F(CpuMerge, SerialMergesMatchStdMerge) {
   for (int trial = 0; trial < 200; ++trial) {
     const std::size_t m = rng() % 100, n = rng() % 100;
-    const auto a = sorted_keys<int>(rng, m, 1 + rng() % 50), b = sorted_keys<int>(rng, n, 1 + rng() % 50);
+    const auto a = sorted_keys<int>(rng, m, 1 + rng() % 50),
+               b = sorted_keys<int>(rng, n, 1 + rng() % 50);
     std::vector<int> want(m + n), branchy(m + n, -1), branch_free(m + n, -1);
     std::merge(a.begin(), a.end(), b.begin(), b.end(), want.begin());
-    corank::serial_merge<false>(a.begin(), a.end(), b.begin(), b.end(), branchy.begin(), corank::less{});
-    corank::serial_merge<true>(a.begin(), a.end(), b.begin(), b.end(), branch_free.begin(), corank::less{});
+    corank::serial_merge<false>(a.begin(), a.end(), b.begin(), b.end(), branchy.begin(),
+                                corank::less{});
+    corank::serial_merge<true>(a.begin(), a.end(), b.begin(), b.end(), branch_free.begin(),
+                               corank::less{});
     ASSERT_EQ(branchy, want);
     ASSERT_EQ(branch_free, want);
   }
@@ -173,7 +177,8 @@ void check_streams_around_split_points(std::mt19937_64& rng) {
   // Stream cuts sit at multiples of total / Streams, and fewer streams are used below
   // Streams * min_items: sizes around both, with few and many distinct keys.
   for (std::ptrdiff_t min_items : {1, 2, 5})
-    for (std::ptrdiff_t base : {Streams * min_items, Streams * std::ptrdiff_t(7), Streams * std::ptrdiff_t(100)})
+    for (std::ptrdiff_t base :
+         {Streams * min_items, Streams * std::ptrdiff_t(7), Streams * std::ptrdiff_t(100)})
       for (std::ptrdiff_t shift : {-1, 0, 1})
         for (std::uint64_t range : {std::uint64_t(1), std::uint64_t(3), std::uint64_t(1) << 30}) {
           const std::size_t total = std::size_t(base + shift), m = rng() % (total + 1);
@@ -214,8 +219,9 @@ TEST(ChunkCount, AtLeastOnePerThreadAtMostTheCapNoneTooSmall) {
 TEST_F(CpuMerge, MatchesStdMergeOverManySizes) {
   for (int trial = 0; trial < 60; ++trial) {
     const std::size_t m = rng() % 5000, n = rng() % 5000;
-    check(sorted_keys<std::uint32_t>(rng, m, 1u << 31), sorted_keys<std::uint32_t>(rng, n, 1u << 31),
-          corank::less{}, parallel(1 + int(rng() % 5)));
+    check(sorted_keys<std::uint32_t>(rng, m, 1u << 31),
+          sorted_keys<std::uint32_t>(rng, n, 1u << 31), corank::less{},
+          parallel(1 + int(rng() % 5)));
   }
 }
 
@@ -266,7 +272,8 @@ TEST_F(CpuMerge, SizesAroundTheParallelSplitPoints) {
   // With t threads the output is cut at multiples of (m+n)/t: sizes near multiples of t move
   // every cut by one.
   for (int threads : {2, 3, 4})
-    for (std::size_t base : {std::size_t(threads), std::size_t(64 * threads), std::size_t(1000 * threads)})
+    for (std::size_t base :
+         {std::size_t(threads), std::size_t(64 * threads), std::size_t(1000 * threads)})
       for (std::size_t m : {base - 1, base, base + 1})
         for (std::size_t n : {base - 1, base, base + 1})
           check(sorted_keys<int>(rng, m, 50), sorted_keys<int>(rng, n, 50), corank::less{},
@@ -278,7 +285,8 @@ TEST_F(CpuMerge, SizesAroundTheChunkBoundaries) {
   // merge_chunks_per_thread per thread: sizes where the chunk count changes, plus or minus one.
   namespace tuning = corank::cpu::tuning;
   for (int threads : {2, 3})
-    for (std::ptrdiff_t chunks : {std::ptrdiff_t(threads) + 1, std::ptrdiff_t(threads) * tuning::merge_chunks_per_thread})
+    for (std::ptrdiff_t chunks :
+         {std::ptrdiff_t(threads) + 1, std::ptrdiff_t(threads) * tuning::merge_chunks_per_thread})
       for (std::ptrdiff_t shift : {-1, 0, 1}) {
         const std::size_t total = std::size_t(chunks * tuning::merge_min_chunk_items + shift);
         check(sorted_keys<std::uint32_t>(rng, total / 3, 1u << 20),
@@ -305,7 +313,9 @@ TEST_F(CpuMerge, StructKeysWithACustomComparator) {
     std::int32_t x, y;
     bool operator==(const point& o) const { return x == o.x && y == o.y; }
   };
-  auto by_x_then_y = [](const point& p, const point& q) { return p.x != q.x ? p.x < q.x : p.y < q.y; };
+  auto by_x_then_y = [](const point& p, const point& q) {
+    return p.x != q.x ? p.x < q.x : p.y < q.y;
+  };
   auto make = [&](std::size_t n) {
     std::vector<point> v(n);
     for (auto& p : v) p = {int(rng() % 20), int(rng() % 3)};
@@ -328,7 +338,8 @@ TEST_F(CpuMerge, FloatingPointSignedZerosAreTies) {
   std::vector<double> a{-1.0, -0.0, -0.0, 0.0, 2.0}, b{-0.0, 0.0, 0.0, 1.0};
   for (int threads : {1, 2, 3}) {
     std::vector<double> out(a.size() + b.size(), 99.0);
-    corank::cpu::merge(a.begin(), a.end(), b.begin(), b.end(), out.begin(), corank::less{}, parallel(threads));
+    corank::cpu::merge(a.begin(), a.end(), b.begin(), b.end(), out.begin(), corank::less{},
+                       parallel(threads));
     // -1 | A: -0 -0 +0 | B: -0 +0 +0 | 1 2
     const std::vector<bool> negative{true, true, true, false, true, false, false, false, false};
     for (std::size_t i = 0; i < out.size(); ++i) EXPECT_EQ(std::signbit(out[i]), negative[i]) << i;
@@ -338,7 +349,8 @@ TEST_F(CpuMerge, FloatingPointSignedZerosAreTies) {
 TEST_F(CpuMerge, NonPointerIterators) {
   const auto a = sorted_keys<int>(rng, 3000, 100), b = sorted_keys<int>(rng, 2000, 100);
   std::deque<int> da(a.begin(), a.end()), db(b.begin(), b.end()), out(5000, -1);
-  corank::cpu::merge(da.begin(), da.end(), db.begin(), db.end(), out.begin(), corank::less{}, parallel(2));
+  corank::cpu::merge(da.begin(), da.end(), db.begin(), db.end(), out.begin(), corank::less{},
+                     parallel(2));
   std::vector<int> want(5000);
   std::merge(a.begin(), a.end(), b.begin(), b.end(), want.begin());
   EXPECT_TRUE(std::equal(out.begin(), out.end(), want.begin()));

@@ -37,8 +37,7 @@ class device_buffer {
     }
   }
   explicit device_buffer(const std::vector<T>& host) : device_buffer(host.size()) {
-    if (data_ && count_)
-      cudaMemcpy(data_, host.data(), count_ * sizeof(T), cudaMemcpyHostToDevice);
+    if (data_ && count_) cudaMemcpy(data_, host.data(), count_ * sizeof(T), cudaMemcpyHostToDevice);
   }
   ~device_buffer() { cudaFree(data_); }
   device_buffer(const device_buffer&) = delete;

@@ -24,9 +24,7 @@ inline std::uint64_t run_seed() {
   return seed;
 }
 
-inline std::string seed_message() {
-  return "CORANK_TEST_SEED=" + std::to_string(run_seed());
-}
+inline std::string seed_message() { return "CORANK_TEST_SEED=" + std::to_string(run_seed()); }
 
 inline std::uint64_t test_seed() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();

@@ -6,10 +6,10 @@
 #include <cub/version.cuh>
 #include <memory>
 
-#include "corank/functional.hpp"
 #include "bench/cub_peers.hpp"
-#include "support/data/shapes.hpp"
 #include "bench/gpu_timing.cuh"
+#include "corank/functional.hpp"
+#include "support/data/shapes.hpp"
 
 #ifndef CORANK_CUB_BUILD
 #error "compile the cub_peers sources through corank_add_cub_peers (tools/bench/CMakeLists.txt)"

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "corank/cuda/tuning/merge_table.hpp"
-#include "support/data/shapes.hpp"
 #include "bench/report.hpp"
 #include "bench/timing.hpp"
+#include "corank/cuda/tuning/merge_table.hpp"
+#include "support/data/shapes.hpp"
 
 namespace corank::bench {
 

@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "corank/cuda/merge_sort.cuh"
-#include "corank/cuda/segmented_sort.cuh"
 #include "bench/gpu_segmented_sort.hpp"
 #include "bench/gpu_timing.cuh"
 #include "bench/progress.hpp"
+#include "corank/cuda/merge_sort.cuh"
+#include "corank/cuda/segmented_sort.cuh"
 
 namespace corank::bench {
 

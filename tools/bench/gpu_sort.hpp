@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "support/data/shapes.hpp"
 #include "bench/report.hpp"
 #include "bench/timing.hpp"
+#include "support/data/shapes.hpp"
 
 namespace corank::bench {
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <type_traits>
 
-#include "corank/functional.hpp"
 #include "bench/cub_peers.hpp"
-#include "support/data/shapes.hpp"
 #include "bench/gpu_timing.cuh"
+#include "corank/functional.hpp"
+#include "support/data/shapes.hpp"
 
 namespace corank::bench {
 

@@ -7,8 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "support/io/output_file.hpp"
 #include "bench/machine.hpp"
+#include "support/io/output_file.hpp"
 
 namespace corank::bench {
 namespace {

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <random>
 
-#include "support/backend/spmv_scan.hpp"
 #include "bench/copy_bandwidth.hpp"
-#include "corank/cpu/options.hpp"
-#include "support/data/matrix_like.hpp"
 #include "bench/progress.hpp"
+#include "corank/cpu/options.hpp"
+#include "support/backend/spmv_scan.hpp"
+#include "support/data/matrix_like.hpp"
 
 namespace corank::bench {
 namespace {

@@ -2,9 +2,9 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
-#include "support/backend/gpu.hpp"
 #include "cli/commands.hpp"
 #include "corank/cpu/options.hpp"
+#include "support/backend/gpu.hpp"
 
 namespace corank::cli {
 

@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "support/backend/gpu.hpp"
-#include "support/backend/gpu_sort.hpp"
+#include "bench/progress.hpp"
 #include "cli/commands.hpp"
 #include "corank/cpu/sort.hpp"
+#include "support/backend/gpu.hpp"
+#include "support/backend/gpu_sort.hpp"
 #include "support/io/array_file.hpp"
 #include "support/io/element_type.hpp"
 #include "support/io/output_file.hpp"
-#include "bench/progress.hpp"
 
 namespace corank::cli {
 namespace {

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "support/backend/gpu.hpp"
+#include "bench/gpu_merge_tune.hpp"
 #include "cli/commands.hpp"
 #include "corank/cuda/tuning/merge_table.hpp"
-#include "bench/gpu_merge_tune.hpp"
+#include "support/backend/gpu.hpp"
 #include "support/io/output_file.hpp"
 
 namespace corank::cli {

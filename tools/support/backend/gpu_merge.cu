@@ -1,7 +1,7 @@
 // The CLI's GPU merge: host arrays to the device, corank::cuda::merge (automatic), and back.
+#include "corank/cuda/merge.cuh"
 #include "support/backend/device_scope.hpp"
 #include "support/backend/gpu_merge.hpp"
-#include "corank/cuda/merge.cuh"
 #include "support/io/element_type.hpp"
 
 namespace corank::backend {
@@ -16,13 +16,12 @@ double gpu_merge(const T* a, std::size_t m, const T* b, std::size_t n, T* out,
   T* dout = s.allocate<T>(m + n);
   cuda::merge_options options;
   options.tuning = tuning;
-  const double ms =
-      s.time_ms([&] { return cuda::merge(options, da, m, db, n, dout); }, "merging");
+  const double ms = s.time_ms([&] { return cuda::merge(options, da, m, db, n, dout); }, "merging");
   s.download(out, dout, m + n);
   return ms;
 }
 
-#define CORANK_INSTANTIATE(T, tag) \
+#define CORANK_INSTANTIATE(T, tag)                                               \
   template double gpu_merge<T>(const T*, std::size_t, const T*, std::size_t, T*, \
                                const cuda::merge_tuning*);
 CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "corank/cuda/segmented_scan.cuh"
 #include "support/backend/device_scope.hpp"
 #include "support/backend/gpu_scan.hpp"
-#include "corank/cuda/segmented_scan.cuh"
 
 namespace corank::backend {
 namespace {

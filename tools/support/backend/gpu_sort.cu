@@ -1,9 +1,9 @@
 // The CLI's GPU sort: a host array to the device, corank::cuda::stable_sort (merge, automatic)
 // or bitonic_sort, and back. The kernel time excludes the transfers.
-#include "support/backend/device_scope.hpp"
-#include "support/backend/gpu_sort.hpp"
 #include "corank/cuda/bitonic_sort.cuh"
 #include "corank/cuda/merge_sort.cuh"
+#include "support/backend/device_scope.hpp"
+#include "support/backend/gpu_sort.hpp"
 #include "support/io/element_type.hpp"
 
 namespace corank::backend {

@@ -182,7 +182,7 @@ inline constexpr int pass_ring = 2;  ///< passes whose steps have slots of their
 
 template <class T>
 struct step_states {
-  tile_state<T> first;             ///< slot 0 at step 0's epoch
+  tile_state<T> first;  ///< slot 0 at step 0's epoch
   std::int64_t tiles;
   std::int64_t slot_stride;        ///< entries between the slots of each array
   unsigned long long* tiles_done;  ///< per pass of the ring; null for a single pass

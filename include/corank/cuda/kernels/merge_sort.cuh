@@ -170,11 +170,11 @@ struct four_way_runs : problem_types<K, V> {
     const std::size_t base = g * 4 * width;
     std::size_t start[5];
     for (int r = 0; r < 5; ++r) start[r] = min(base + r * width, n);
-    group_runs runs{base,
-                    {keys + start[0], keys + start[1], keys + start[2], keys + start[3],
-                     start[1] - start[0], start[2] - start[1], start[3] - start[2],
-                     start[4] - start[3]},
-                    {}};
+    group_runs runs{
+        base,
+        {keys + start[0], keys + start[1], keys + start[2], keys + start[3], start[1] - start[0],
+         start[2] - start[1], start[3] - start[2], start[4] - start[3]},
+        {}};
     for (int r = 0; r < 4; ++r)
       runs.vals[r] = problem_types<K, V>::has_values ? vals + start[r] : nullptr;
     return runs;
@@ -188,10 +188,14 @@ struct four_way_runs : problem_types<K, V> {
       return runs;
     } else {
       const grid_sampled_ptr<K, Every> all{keys, samples, 0};
-      return four_runs<grid_sampled_ptr<K, Every>, std::size_t>{
-          all + std::size_t(runs.a - keys), all + std::size_t(runs.b - keys),
-          all + std::size_t(runs.c - keys), all + std::size_t(runs.d - keys),
-          runs.na, runs.nb, runs.nc, runs.nd};
+      return four_runs<grid_sampled_ptr<K, Every>, std::size_t>{all + std::size_t(runs.a - keys),
+                                                                all + std::size_t(runs.b - keys),
+                                                                all + std::size_t(runs.c - keys),
+                                                                all + std::size_t(runs.d - keys),
+                                                                runs.na,
+                                                                runs.nb,
+                                                                runs.nc,
+                                                                runs.nd};
     }
   }
 };
@@ -280,8 +284,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   __syncthreads();
   cut c0 = bounds[0], c1 = bounds[1];
   // Cuts that a violated precondition left inconsistent: an empty tile (four_way_split.hpp).
-  if (!bounds_a_piece(c0, c1, runs.keys.end(), std::size_t(NT - 2) * VT))
-    c0 = c1 = runs.keys.end();
+  if (!bounds_a_piece(c0, c1, runs.keys.end(), std::size_t(NT - 2) * VT)) c0 = c1 = runs.keys.end();
 
   K* sk = reinterpret_cast<K*>(smem);
   V* sv = reinterpret_cast<V*>(smem + smem_t::key_items(std::size_t(NT) * VT) * sizeof(K));

@@ -139,10 +139,10 @@ struct merge_sort_policy {
   static constexpr unsigned search_lanes = 8;
   static constexpr std::size_t lane_search_below = std::size_t(32) << 20;
   // Blocks per multiprocessor matter more to the merge passes than spills.
-  using four_way = std::conditional_t<
-      keys_only_narrow, four_way_shape<256, 33, 6, 5, sample_every, search_lanes>,
-      four_way_shape<256, narrow ? 21 : 7, narrow ? 6 : 2, narrow ? 4 : 3, sample_every,
-                     search_lanes>>;
+  using four_way = std::conditional_t<keys_only_narrow,
+                                      four_way_shape<256, 33, 6, 5, sample_every, search_lanes>,
+                                      four_way_shape<256, narrow ? 21 : 7, narrow ? 6 : 2,
+                                                     narrow ? 4 : 3, sample_every, search_lanes>>;
   // With four-way passes the tile sort takes, of four_way_tiles, the one that needs the fewest
   // passes (the smaller on a tie): a pass saved is worth more than a slower tile sort. Integer
   // keys alone under less / greater sort their registers with a network
@@ -153,9 +153,9 @@ struct merge_sort_policy {
       keys_only_narrow,
       sort_tile_choices<sort_tile_shape<256, 41, 4>, sort_tile_shape<512, 49, 2>,
                         sort_tile_shape<1024, 39, 1>>,
-      std::conditional_t<narrow && KeyBytes <= 4,
-                         sort_tile_choices<sort_tile_shape<256, 25, 4>, sort_tile_shape<512, 25, 2>>,
-                         void>>;
+      std::conditional_t<
+          narrow && KeyBytes <= 4,
+          sort_tile_choices<sort_tile_shape<256, 25, 4>, sort_tile_shape<512, 25, 2>>, void>>;
   static constexpr bool four_way_tiles_need_network = keys_only_narrow;
   // Chunks of 2048 pairs: an unsorted input shows both facts in each block's first chunk, so its
   // check reads at most 1024 chunks; a sorted input's check keeps 8 loads per thread in flight over
