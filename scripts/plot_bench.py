@@ -14,7 +14,9 @@ skips (a CPU-only run has no GPU figures):
   7. sweeps: gpu_merge_sweep, gpu_sort_sweep (time of the newest CUB / ours, by key type and
      input shape, one line per size), gpu_merge_size_sweep (u32 uniform by size),
      segmented_scan_sweep (by segment length and pattern, against the faster of the newest
-     CUB's two segmented scans), and sweep_summary.md, the tables of the targets
+     CUB's two segmented scans), segmented_sort_sweep (Gkeys/s and speed-up over the newest
+     CUB's DeviceSegmentedSort by segment length), and sweep_summary.md, the tables of the
+     targets
 Error bars span the fastest and slowest timed run (the dot is the median).
 Needs only matplotlib (Debian's python3-matplotlib): without it in this Python, the script runs
 again with /usr/bin/python3.
@@ -475,6 +477,7 @@ class Plotter:
                          [plain], 1.5, [old_cub("DeviceMergeSort")])
         self.merge_size_sweep()
         self.scan_sweep()
+        self.segsort_sweep()
         self.summary()
 
     def is_newest(self, contender):
@@ -573,6 +576,46 @@ class Plotter:
         self.save(fig, "segmented_scan_sweep",
                   f"7d. Segmented scan of {human(rows[-1]['size'])} f32 by segment pattern: against "
                   "the faster of the newest CUB's two (dotted: the targets)")
+
+    @staticmethod
+    def segsort_length(group):
+        m = re.match(r"^keys, length (\d+)$", group)
+        return int(m.group(1)) if m else None
+
+    def segsort_sweep(self):
+        rows = self.doc.rows("gpu segmented sort sweep")
+        if not rows or not any(self.segsort_length(r["group"]) for r in rows):
+            return self.skip("segmented_sort_sweep", "no segmented-sort sweep")
+        base = {r["group"]: r["median_ms"] for r in rows if r["role"] == "baseline"}
+        names = [n for n in dict.fromkeys(r["contender"] for r in rows)
+                 if n.startswith("CUB") or n.startswith("corank")]
+        fig, axes = plt.subplots(2, 1, figsize=(12, 9))
+        for i, n in enumerate(names):
+            style = "-" if n.startswith("corank") else "--"
+            rate, speed = [], []
+            for r in rows:
+                length = self.segsort_length(r["group"])
+                if length is None or r["contender"] != n or r["median_ms"] <= 0:
+                    continue
+                rate.append((length, r["items"] / r["median_ms"] / 1e6))  # Gkeys/s
+                if r["group"] in base:
+                    speed.append((length, base[r["group"]] / r["median_ms"]))
+            for ax, pts in ((axes[0], sorted(rate)), (axes[1], sorted(speed))):
+                if pts:
+                    xs, ys = zip(*pts)
+                    ax.plot(xs, ys, style, marker="o", ms=3, color=f"C{i}", label=n)
+        for ax in axes:
+            size_axis(ax, "segment length (equal segments; int64 offsets)")
+            legend_outside(ax, 7)
+        axes[0].set_yscale("log")
+        axes[0].set_ylabel("Gkeys/s")
+        axes[1].set_yscale("log")
+        axes[1].axhline(1.5, color="k", lw=0.8, ls=":")
+        axes[1].set_ylabel("newest CUB's DeviceSegmentedSort time / time")
+        n = rows[0]["items"]
+        self.save(fig, "segmented_sort_sweep",
+                  f"7e. Segmented sort of {human(n)} u32 keys by segment length (dotted: the "
+                  "target)")
 
     def scan_best_peer(self, rows):
         """Per group: the faster median of the newest CUB's two segmented scans."""

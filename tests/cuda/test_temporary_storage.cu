@@ -2,7 +2,8 @@
 // and the caller's buffer give the same results; calls from several host threads on several
 // streams share the cache; a resource sees every allocation given back on the call's stream; a
 // buffer below the *_temp_bytes query is refused, sizes that overflow too; the cache gives its
-// memory back on request; every form can be captured into a CUDA graph.
+// memory back on request; every form can be captured into a CUDA graph. The segmented sorts'
+// forms too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "corank/cuda/merge.cuh"
 #include "corank/cuda/merge_sort.cuh"
 #include "corank/cuda/segmented_scan.cuh"
+#include "corank/cuda/segmented_sort.cuh"
 #include "corank/study/bitonic_sort_host.cuh"
 #include "support/cuda_test.cuh"
 #include "support/seeded_test.hpp"
@@ -677,6 +679,129 @@ TEST_F(TemporaryStorage, CallsCanBeCapturedIntoAGraph) {
   }
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
+}
+
+// --- stable_sort_segments, sort_segments and their _by_key forms -----------------------------
+
+/// Segment lengths: short ones (the rank-sorted windows), some past a window (merge windows) and
+/// some past a tile (the long segments' passes, which use the array of keys and values).
+std::vector<std::int64_t> segment_offsets(std::mt19937_64& rng, std::size_t n,
+                                          std::size_t longest) {
+  std::vector<std::int64_t> offsets(1, 0);
+  while (std::size_t(offsets.back()) < n) {
+    const std::size_t left = n - std::size_t(offsets.back());
+    const std::size_t length = rng() % 8 == 0 ? rng() % (longest + 1) : rng() % 20;
+    offsets.push_back(offsets.back() + std::int64_t(std::min(length, left)));
+  }
+  return offsets;
+}
+
+/// The four segmented sorts through `how`: the stable ones against std::stable_sort of each
+/// segment (pairs: keys and their positions), the unstable ones' keys against std::sort.
+void check_segmented_sorts(std::mt19937_64& rng, std::size_t n, std::size_t longest, storage how,
+                           cudaStream_t stream, counting_resource* resource = nullptr) {
+  SCOPED_TRACE("n=" + std::to_string(n) + " longest=" + std::to_string(longest) +
+               " storage=" + std::to_string(int(how)));
+  namespace cc = corank::cuda;
+  const auto keys = random_u32(rng, n, 50);
+  const auto offsets = segment_offsets(rng, n, longest);
+  const std::size_t segments = offsets.size() - 1;
+  std::vector<u32> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  for (std::size_t s = 0; s < segments; ++s)
+    std::stable_sort(order.begin() + offsets[s], order.begin() + offsets[s + 1],
+                     [&](u32 x, u32 y) { return keys[x] < keys[y]; });
+  std::vector<u32> sorted(n);
+  for (std::size_t i = 0; i < n; ++i) sorted[i] = keys[order[i]];
+  device_buffer<std::int64_t> d_offsets(offsets);
+  const std::int64_t* o = d_offsets.data();
+  device_buffer<u32> stable_keys(keys), pair_keys(keys), pair_vals(n), unstable_keys(keys),
+      unstable_pair_keys(keys), unstable_vals(n);
+  std::vector<u32> iota(n);
+  std::iota(iota.begin(), iota.end(), 0u);
+  cudaMemcpy(pair_vals.data(), iota.data(), n * sizeof(u32), cudaMemcpyHostToDevice);
+  cudaMemcpy(unstable_vals.data(), iota.data(), n * sizeof(u32), cudaMemcpyHostToDevice);
+  const corank::less less;
+  cudaError_t e[4] = {};
+  switch (how) {
+    case storage::cache:
+      e[0] = cc::stable_sort_segments(stable_keys.data(), n, o, segments, less, stream);
+      e[1] = cc::stable_sort_segments_by_key(pair_keys.data(), pair_vals.data(), n, o, segments,
+                                             less, stream);
+      e[2] = cc::sort_segments(unstable_keys.data(), n, o, segments, less, stream);
+      e[3] = cc::sort_segments_by_key(unstable_pair_keys.data(), unstable_vals.data(), n, o,
+                                      segments, less, stream);
+      break;
+    case storage::resource:
+      e[0] = cc::stable_sort_segments(*resource, stable_keys.data(), n, o, segments, less, stream);
+      e[1] = cc::stable_sort_segments_by_key(*resource, pair_keys.data(), pair_vals.data(), n, o,
+                                             segments, less, stream);
+      e[2] = cc::sort_segments(*resource, unstable_keys.data(), n, o, segments, less, stream);
+      e[3] = cc::sort_segments_by_key(*resource, unstable_pair_keys.data(), unstable_vals.data(), n,
+                                      o, segments, less, stream);
+      break;
+    case storage::buffer: {
+      // Each call its own buffer of exactly the queried size, guarded past its end.
+      guarded_temp t0(cc::stable_sort_segments_temp_bytes<u32>(n, segments)),
+          t1(cc::stable_sort_segments_temp_bytes<u32, u32>(n, segments)),
+          t2(cc::sort_segments_temp_bytes<u32>(n, segments)),
+          t3(cc::sort_segments_temp_bytes<u32, u32>(n, segments));
+      e[0] = cc::stable_sort_segments(stable_keys.data(), n, o, segments, t0.data(), t0.bytes, less,
+                                      stream);
+      e[1] = cc::stable_sort_segments_by_key(pair_keys.data(), pair_vals.data(), n, o, segments,
+                                             t1.data(), t1.bytes, less, stream);
+      e[2] = cc::sort_segments(unstable_keys.data(), n, o, segments, t2.data(), t2.bytes, less,
+                               stream);
+      e[3] = cc::sort_segments_by_key(unstable_pair_keys.data(), unstable_vals.data(), n, o,
+                                      segments, t3.data(), t3.bytes, less, stream);
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+      t0.expect_guard_intact(), t1.expect_guard_intact(), t2.expect_guard_intact(),
+          t3.expect_guard_intact();
+      break;
+    }
+  }
+  for (cudaError_t status : e) ASSERT_EQ(status, cudaSuccess) << cudaGetErrorString(status);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_EQ(stable_keys.to_host(), sorted);
+  EXPECT_EQ(pair_keys.to_host(), sorted);
+  EXPECT_EQ(pair_vals.to_host(), order);
+  EXPECT_EQ(unstable_keys.to_host(), sorted);  // u32 keys: equal keys are identical
+  EXPECT_EQ(unstable_pair_keys.to_host(), sorted);
+}
+
+TEST_F(TemporaryStorage, SegmentedSortsGiveTheSameResultFromEverySource) {
+  CORANK_REQUIRE_GPU();
+  test_stream s;
+  counting_resource resource;
+  for (std::size_t n : {0, 1, 5000, 300001})
+    for (std::size_t longest : {std::size_t(30), std::size_t(20000)})
+      for (storage how : {storage::cache, storage::resource, storage::buffer})
+        check_segmented_sorts(rng, n, longest, how, s.stream, &resource);
+  resource.log.expect_balanced(s.stream);
+  EXPECT_FALSE(resource.log.allocated.empty());
+}
+
+TEST_F(TemporaryStorage, SegmentedSortsRefuseABufferBelowTheQuery) {
+  CORANK_REQUIRE_GPU();
+  namespace cc = corank::cuda;
+  const std::size_t n = 100000;
+  const auto offsets = segment_offsets(rng, n, 20000);
+  const std::size_t segments = offsets.size() - 1;
+  device_buffer<std::int64_t> d_offsets(offsets);
+  device_buffer<u32> keys(random_u32(rng, n, 1000)), vals(n);
+  const std::size_t stable_need = cc::stable_sort_segments_temp_bytes<u32, u32>(n, segments);
+  const std::size_t unstable_need = cc::sort_segments_temp_bytes<u32>(n, segments);
+  device_buffer<unsigned char> temp(std::max(stable_need, unstable_need));
+  EXPECT_EQ(cc::stable_sort_segments_by_key(keys.data(), vals.data(), n, d_offsets.data(), segments,
+                                            temp.data(), stable_need - 1),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(
+      cc::sort_segments(keys.data(), n, d_offsets.data(), segments, temp.data(), unstable_need - 1),
+      cudaErrorInvalidValue);
+  // Nothing to sort needs no storage: a null buffer of 0 bytes is enough.
+  EXPECT_EQ(cc::stable_sort_segments_temp_bytes<u32>(0, 0), 0u);
+  EXPECT_EQ(cc::sort_segments_temp_bytes<u32>(10, 0), 0u);
+  EXPECT_EQ(cc::stable_sort_segments(keys.data(), 0, d_offsets.data(), 0, nullptr, 0), cudaSuccess);
 }
 
 }  // namespace

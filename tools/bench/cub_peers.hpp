@@ -58,6 +58,19 @@ struct cub_peers {
   static device_run radix_sort_pairs(const Key* in, const Value* vin, Key* out, Value* vout,
                                      std::size_t n);
 
+  // Segmented sorts on CSR offsets (begin offsets[s], end offsets[s + 1]): DeviceSegmentedSort
+  // (keys, pairs) and DeviceSegmentedRadixSort (keys).
+  template <class Key, class Offset>
+  static device_run segmented_sort_keys(const Key* in, Key* out, std::size_t n,
+                                        const Offset* offsets, std::size_t segments);
+  template <class Key, class Value, class Offset>
+  static device_run segmented_sort_pairs(const Key* in, const Value* vin, Key* out, Value* vout,
+                                         std::size_t n, const Offset* offsets,
+                                         std::size_t segments);
+  template <class Key, class Offset>
+  static device_run segmented_radix_sort_keys(const Key* in, Key* out, std::size_t n,
+                                              const Offset* offsets, std::size_t segments);
+
   // Segmented inclusive sums of f32: DeviceScan::InclusiveScanByKey on a key per element (the
   // segment's index), and DeviceSegmentedScan::InclusiveSegmentedSum on CSR offsets (CCCL 3.4
   // and later; empty before).

@@ -2,15 +2,10 @@
 // temporary storage comes from its own stream-ordered allocations inside the timing, CUB's is
 // allocated once outside it); corank sorts in place and gets its input restored (untimed) before
 // every run; CUB's copy variants read the same input.
-#include <thrust/equal.h>
-#include <thrust/execution_policy.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cub/device/device_segmented_radix_sort.cuh>
-#include <cub/device/device_segmented_sort.cuh>
 #include <functional>
 #include <memory>
 #include <random>
@@ -18,6 +13,7 @@
 #include <vector>
 
 #include "bench/gpu_segmented_sort.hpp"
+#include "bench/gpu_sweep.cuh"
 #include "bench/gpu_timing.cuh"
 #include "bench/progress.hpp"
 #include "corank/cuda/merge_sort.cuh"
@@ -39,6 +35,9 @@ namespace {
 using key = std::uint32_t;
 using value = std::uint32_t;
 using offset = std::int64_t;
+struct merge_windows_only : cuda::tuning::stable_segmented_policy<sizeof(key), 0> {
+  static constexpr unsigned rank_sort_max = 0;
+};
 
 /// Segment lengths of a mixed distribution, `total` keys in all (the last one cut to fit).
 std::vector<std::size_t> mixed_lengths(const std::string& kind, std::size_t total,
@@ -72,26 +71,6 @@ std::vector<offset> offsets_of(const std::vector<std::size_t>& sizes) {
   o.reserve(sizes.size() + 1);
   for (std::size_t s : sizes) o.push_back(o.back() + offset(s));
   return o;
-}
-
-std::vector<key> uniform_keys(std::size_t n, std::uint64_t seed) {
-  std::vector<key> v(n);
-  std::mt19937_64 rng(seed);
-  for (auto& k : v) k = key(rng());
-  return v;
-}
-
-template <class F>
-std::function<cudaError_t()> cub_runner(F f, std::shared_ptr<device_vector<char>>& temp) {
-  std::size_t bytes = 0;
-  cuda_check(f(nullptr, bytes), "CUB sizing");
-  temp = std::make_shared<device_vector<char>>(bytes);
-  auto* storage = temp.get();
-  return [f, storage, bytes]() mutable { return f(storage->data, bytes); };
-}
-
-bool same(const key* a, const key* b, std::size_t n) {
-  return thrust::equal(thrust::device, a, a + n, b);
 }
 
 struct sweep {
@@ -132,49 +111,49 @@ struct sweep {
     std::fprintf(stderr, "%s\n", line.c_str());
   }
 
-  /// One shape: CUB first (its output is the reference), then corank's sorts.
+  /// One shape: the CUBs first (the first one's output is the reference), then corank's sorts.
   void run(const std::string& group, const std::vector<offset>& offsets, bool equal, bool pairs) {
     const std::size_t n = config.total_keys, segments = offsets.size() - 1;
     const std::size_t first_row = rep.rows().size();
     const device_vector<offset> d_offsets(offsets);
     const offset* begins = d_offsets.data;
-    const offset* ends = d_offsets.data + 1;
     const row shape = problem_shape((pairs ? "pairs, " : "keys, ") + group, "gpu", n, n,
                                     2 * n * (sizeof(key) + (pairs ? sizeof(value) : 0)));
-    std::shared_ptr<device_vector<char>> t1, t2;
-    const auto cub_sort = cub_runner(
-        [&](void* t, std::size_t& b) {
-          return pairs ? cub::DeviceSegmentedSort::SortPairs(
-                             t, b, input.data, out_keys.data, input_vals.data, out_vals.data,
-                             std::int64_t(n), std::int64_t(segments), begins, ends)
-                       : cub::DeviceSegmentedSort::SortKeys(t, b, input.data, out_keys.data,
-                                                            std::int64_t(n), std::int64_t(segments),
-                                                            begins, ends);
-        },
-        t1);
-    rep.add(shape,
-            pairs ? "cub::DeviceSegmentedSort::SortPairs" : "cub::DeviceSegmentedSort::SortKeys",
-            role::baseline, measure_device(cub_sort, config.timing), true);
-    // Equal lengths from 8 keys up (below, a block per segment of a few keys takes seconds).
-    if (equal && !pairs && n / segments >= 8) {
-      device_vector<key> radix_out(n);
-      const auto cub_radix = cub_runner(
-          [&](void* t, std::size_t& b) {
-            return cub::DeviceSegmentedRadixSort::SortKeys(t, b, input.data, radix_out.data,
-                                                           std::int64_t(n), std::int64_t(segments),
-                                                           begins, ends);
-          },
-          t2);
-      const stats ms = measure_device(cub_radix, config.timing);
-      rep.add(shape, "cub::DeviceSegmentedRadixSort::SortKeys", role::contender, ms,
-              same(radix_out.data, out_keys.data, n));
-    }
+    device_vector<key> cub_out(n);
+    device_vector<value> cub_vals(n);
+    for_each_cub([&](auto build, bool baseline) {
+      using peers = cub_peers<decltype(build)::value>;
+      const std::string cub = cub_name(peers::version());
+      key* out = baseline ? out_keys.data : cub_out.data;
+      if (!baseline) poison(out, n * sizeof(key));
+      const device_run sort =
+          pairs ? peers::segmented_sort_pairs(input.data, input_vals.data, out,
+                                              baseline ? out_vals.data : cub_vals.data, n, begins,
+                                              segments)
+                : peers::segmented_sort_keys(input.data, out, n, begins, segments);
+      const stats ms = measure_device(sort, config.timing);
+      rep.add(shape,
+              cub + (pairs ? " DeviceSegmentedSort::SortPairs" : " DeviceSegmentedSort::SortKeys"),
+              baseline ? role::baseline : role::contender, ms,
+              baseline || same_bytes(out, out_keys.data, n * sizeof(key)));
+      // Equal lengths from 127 keys up (below, a block per segment of a few keys takes 0.1 to 1
+      // s a call), the newest CUB only.
+      if (baseline && equal && !pairs && n / segments >= 127) {
+        poison(cub_out.data, n * sizeof(key));
+        const stats radix_ms = measure_device(
+            peers::segmented_radix_sort_keys(input.data, cub_out.data, n, begins, segments),
+            config.timing);
+        rep.add(shape, cub + " DeviceSegmentedRadixSort::SortKeys", role::contender, radix_ms,
+                same_bytes(cub_out.data, out_keys.data, n * sizeof(key)));
+      }
+    });
     const auto corank = [&](const std::string& name, const std::function<cudaError_t()>& call) {
       const stats ms = measure_device(call, config.timing, [&] { restore(pairs); });
       // Pairs: the keys must match; CUB's segmented sort of pairs is not stable, so values are
       // checked to travel with their keys only through the keys (u32 keys, values = keys' input
       // positions would need a host pass; the test suite checks that).
-      rep.add(shape, name, role::contender, ms, same(keys.data, out_keys.data, n));
+      rep.add(shape, name, role::contender, ms,
+              same_bytes(keys.data, out_keys.data, n * sizeof(key)));
     };
     if (pairs) {
       corank("corank stable_sort_segments_by_key", [&] {
@@ -187,6 +166,13 @@ struct sweep {
              [&] { return cuda::stable_sort_segments(keys.data, n, begins, segments); });
       corank("corank sort_segments",
              [&] { return cuda::sort_segments(keys.data, n, begins, segments); });
+      // The stable sort without its rank-sorted short windows (every window merges), to show
+      // what they bring.
+      corank("corank stable_sort_segments (merge windows only)", [&] {
+        return cuda::detail::stable_sort_segments_impl<key, cuda::block::no_value, offset, less,
+                                                       merge_windows_only>(
+            {}, keys.data, nullptr, n, begins, segments, less{}, cudaStream_t(0));
+      });
     }
     print_last(first_row);
   }
@@ -200,6 +186,7 @@ report run_gpu_segmented_sort_bench(const gpu_segmented_sort_config& config) {
   rep.set_meta("keys",
                "u32 uniform random, " + human_count(n) + " in all per shape; offsets int64");
   rep.set_meta("timing", "CUDA events per plain call (corank allocates its temporary inside)");
+  rep.set_meta("cub", cub_meta());
   const std::vector<std::size_t> lengths =
       config.lengths.empty() ? default_segment_lengths() : config.lengths;
   const std::vector<std::string> kinds = {"uniform 1..64",
@@ -213,7 +200,7 @@ report run_gpu_segmented_sort_bench(const gpu_segmented_sort_config& config) {
       int(lengths.size() + (config.mixed ? kinds.size() : 0) +
           (config.pairs ? pair_lengths.size() + kinds.size() : 0) + config.single_sizes.size());
   progress bar(shapes, config.show_progress);
-  const device_vector<key> input(uniform_keys(n, 7));
+  const device_vector<key> input(data::generate_shape<key>(n, data::key_shape::uniform, 7));
   std::vector<value> positions(n);
   for (std::size_t i = 0; i < n; ++i) positions[i] = value(i);
   const device_vector<value> input_vals(positions);
@@ -268,7 +255,7 @@ report run_gpu_segmented_sort_bench(const gpu_segmented_sort_config& config) {
           },
           config.timing, restore);
       rep.add(shape, stable ? "corank stable_sort_segments" : "corank sort_segments",
-              role::contender, ms, same(s.keys.data, s.out_keys.data, m));
+              role::contender, ms, same_bytes(s.keys.data, s.out_keys.data, m * sizeof(key)));
     }
     s.print_last(rep.rows().size() - 3);
   }

@@ -217,10 +217,11 @@ __global__ void __launch_bounds__(NT)
 
 // ---- stable -----------------------------------------------------------------------------------
 
-/// What the stable sort's first kernel leaves for the long segments' kernels: how many long
-/// segments, their tiles, and the longest one's length (which sets the merge passes).
+/// What the stable sort's first kernel leaves for the others: how many long segments, their
+/// tiles, the longest one's length (which sets the merge passes), and how many windows it left to
+/// stable_sort_windows (their ids in a list of its own).
 struct long_segment_counts {
-  unsigned long long segments, tiles, longest;
+  unsigned long long segments, tiles, longest, deferred_windows;
 };
 
 /// The long segments, in no particular order: segment ids, the index of each one's first tile,
@@ -266,98 +267,261 @@ struct window_smem {
   unsigned char heads[Tile];
 };
 
-/// Block w sorts the segments that start in [w * window, (w + 1) * window) and are at most
-/// `window` long (so they end within a tile of 2 x window: NT x VT). Only the last of them can be
-/// longer (a longer one ends past the window); it goes to the long segments' list, its tiles
-/// numbered by an atomic count. The short ones' keys are one tile, sorted by
+/// A window's short segments: [lo, end_segment), keys [begin, begin + count).
+struct window_segments {
+  std::size_t lo, end_segment, begin;
+  unsigned count;
+};
+
+/// Window [lo, hi)'s short segments: all of them, or all but the last when that one is longer
+/// than `window` (it then takes a slot in the long segments' list and its tiles from atomic
+/// counts). The three offsets it needs are loaded at once. Called by the whole block, once per
+/// window.
+template <int NT, class Offset>
+__device__ __forceinline__ window_segments claim_long_segment(const Offset* offsets, std::size_t lo,
+                                                              std::size_t hi, std::size_t window,
+                                                              std::size_t tile,
+                                                              long_segment_list longs,
+                                                              long_segment_counts* counts) {
+  __shared__ unsigned long long claimed[2];  // the slot, the first tile
+  const std::size_t begin = std::size_t(offsets[lo]);
+  const std::size_t last_begin = std::size_t(offsets[hi - 1]), end = std::size_t(offsets[hi]);
+  const std::size_t last_size = end - last_begin;
+  if (last_size <= window) return {lo, hi, begin, unsigned(end - begin)};
+  const std::size_t tiles = (last_size + tile - 1) / tile;
+  if (threadIdx.x == 0) {
+    claimed[0] = atomicAdd(&counts->segments, 1ull);
+    claimed[1] = atomicAdd(&counts->tiles, (unsigned long long)tiles);
+    atomicMax(&counts->longest, (unsigned long long)last_size);
+    longs.segment[claimed[0]] = hi - 1;
+    longs.first_tile[claimed[0]] = claimed[1];
+  }
+  __syncthreads();
+  for (std::size_t t = threadIdx.x; t < tiles; t += NT)
+    longs.tile_owner[claimed[1] + t] = unsigned(claimed[0]);
+  return {lo, hi - 1, begin, unsigned(last_begin - begin)};
+}
+
+/// Shared memory of stable_sort_short_windows: a tile of keys (congruent with the caller's for
+/// 16-byte copies), and per position its segment's bounds (then the position that took that
+/// place, to check that the ranks are a permutation).
+template <class Key, std::size_t Tile>
+struct short_window_smem {
+  static_assert(Tile < 65536, "tile-local positions in 16 bits");
+  alignas(16) Key keys[Tile + block::vector_items<Key>];
+  unsigned bounds[Tile];
+};
+
+/// Block w takes the segments that start in [w * window, (w + 1) * window): the last one goes to
+/// the long segments' list if it is longer than `window`; the others end within a tile of
+/// 2 x window (NT x VT). When none of them is longer than rank_max, each key is placed by its
+/// stable rank in its segment (block::stable_rank_in_segment: a comparison per key of its
+/// segment, so every thread works whatever the lengths, and nothing is padded), straight into
+/// the caller's arrays. Windows with a longer segment, and windows whose ranks are not a
+/// permutation (a comparator that is not a strict weak order), are left untouched and listed for
+/// stable_sort_windows. Every global load of a step is issued at once (the window's bounds, then
+/// its keys with its segments' offsets), so a block waits for memory about three times.
+template <int NT, int VT, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(NT)
+    stable_sort_short_windows(Key* keys, Value* vals, const Offset* offsets,
+                              const std::size_t* starts, std::size_t window, unsigned rank_max,
+                              long_segment_list longs, long_segment_counts* counts,
+                              unsigned* deferred, Compare comp) {
+  constexpr std::size_t tile = std::size_t(NT) * VT;
+  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  // Segments per thread whose offsets are loaded at once (a full window of u32 keys in two
+  // rounds; more held the registers of fewer blocks).
+  constexpr int batch = 4;
+  extern __shared__ __align__(16) unsigned char short_smem_raw[];
+  auto& smem = *reinterpret_cast<short_window_smem<Key, tile>*>(short_smem_raw);
+  __shared__ unsigned longest;
+  __shared__ block::block_scan_storage<unsigned, NT / 32> scan_storage;
+  const int tid = int(threadIdx.x);
+  const std::size_t lo = starts[blockIdx.x], hi = starts[blockIdx.x + 1];
+  if (lo == hi) return;
+  const window_segments ws = claim_long_segment<NT>(offsets, lo, hi, window, tile, longs, counts);
+  const std::size_t begin = ws.begin, end_segment = ws.end_segment;
+  const unsigned count = ws.count;
+  if (count < 2) return;
+  const auto defer = [&] {
+    if (tid == 0) deferred[atomicAdd(&counts->deferred_windows, 1ull)] = blockIdx.x;
+  };
+  // More keys a segment on average than rank_max: some segment is longer (nothing to load).
+  if (count > std::size_t(rank_max) * (end_segment - lo)) return defer();
+  // The keys are loaded while the segments are read, unless there are no more keys than
+  // segments (most likely segments of one key, which need no load at all).
+  Key* s_keys = smem.keys + block::congruent_shift(keys + begin);
+  const bool load_early = count > end_segment - lo;
+  if (load_early)
+    block::copy_range_async<NT>(block::vector_range<Key>(keys + begin, s_keys, int(count)), tid);
+  __pipeline_commit();
+  for (unsigned p = unsigned(tid); p < count; p += NT) smem.bounds[p] = 0;  // 0: no segment head
+  if (tid == 0) longest = 0;
+  __syncthreads();
+  // Each non-empty segment marks its head with its bounds (first | last << 16).
+  unsigned my_longest = 0;
+  for (std::size_t base = lo; base < end_segment; base += std::size_t(batch) * NT) {
+    Offset first[batch], last[batch];
+#pragma unroll
+    for (int k = 0; k < batch; ++k) {
+      const std::size_t s = base + unsigned(tid) + unsigned(k) * NT;
+      if (s < end_segment) first[k] = offsets[s], last[k] = offsets[s + 1];
+    }
+#pragma unroll
+    for (int k = 0; k < batch; ++k) {
+      const std::size_t s = base + unsigned(tid) + unsigned(k) * NT;
+      if (s < end_segment) {
+        const unsigned f = unsigned(std::size_t(first[k]) - begin);
+        const unsigned l = unsigned(std::size_t(last[k]) - begin);
+        my_longest = max(my_longest, l - f);
+        if (l > f) smem.bounds[f] = f | l << 16;
+      }
+    }
+  }
+  for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2)  // the warp's longest, then one atomic
+    my_longest = max(my_longest, __shfl_xor_sync(0xffffffffu, my_longest, lane_mask));
+  if (tid % 32 == 0) atomicMax(&longest, my_longest);
+  __syncthreads();
+  if (longest > rank_max) return defer();
+  if (longest <= 1) return;  // no key moves
+  if (!load_early)
+    block::copy_range_async<NT>(block::vector_range<Key>(keys + begin, s_keys, int(count)), tid);
+  __pipeline_commit();
+
+  // Every position takes its segment's bounds from the last head at or before it: a scan over
+  // each thread's run of VT positions in which a head replaces what came before.
+  {
+    const unsigned run = unsigned(tid) * VT;
+    block::flagged<unsigned> mine{false, 0u}, prefix{false, 0u}, total;
+#pragma unroll
+    for (int i = 0; i < VT; ++i)
+      if (run + i < count && smem.bounds[run + i]) mine = {true, smem.bounds[run + i]};
+    auto keep_left = [](unsigned left, unsigned) { return left; };
+    block::block_exclusive_scan<NT>(mine, prefix, total, scan_storage, keep_left);
+    unsigned current = prefix.value;  // position 0 is a head: thread 0 needs no prefix
+#pragma unroll
+    for (int i = 0; i < VT; ++i)
+      if (run + i < count) {
+        if (smem.bounds[run + i]) current = smem.bounds[run + i];
+        smem.bounds[run + i] = current;
+      }
+  }
+  __pipeline_wait_prior(0);
+  __syncthreads();
+
+  unsigned place[VT];
+  Value v[VT];
+  bool broken = false;
+#pragma unroll
+  for (int i = 0; i < VT; ++i) {
+    const unsigned p = unsigned(tid) + unsigned(i) * NT;
+    if (p < count) {
+      const unsigned bounds = smem.bounds[p], first = bounds & 0xffffu, last = bounds >> 16;
+      const unsigned rank = block::stable_rank_in_segment(s_keys, p, first, last, comp);
+      broken |= rank >= last - first;
+      place[i] = first + rank;
+      if constexpr (has_values) v[i] = vals[begin + p];  // all read before any is written
+    }
+  }
+  __syncthreads();  // every bound read: bounds[q] now records which position took place q
+#pragma unroll
+  for (int i = 0; i < VT; ++i) {
+    const unsigned p = unsigned(tid) + unsigned(i) * NT;
+    if (p < count && place[i] < count) smem.bounds[place[i]] = p;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < VT; ++i) {
+    const unsigned p = unsigned(tid) + unsigned(i) * NT;
+    if (p < count) broken |= place[i] >= count || smem.bounds[place[i]] != p;
+  }
+  if (__syncthreads_or(broken)) return defer();
+#pragma unroll
+  for (int i = 0; i < VT; ++i) {
+    const unsigned p = unsigned(tid) + unsigned(i) * NT;
+    if (p < count) {
+      keys[begin + place[i]] = s_keys[p];
+      if constexpr (has_values) vals[begin + place[i]] = v[i];
+    }
+  }
+}
+
+/// The windows stable_sort_short_windows left (deferred[0, counts->deferred_windows)), a block per
+/// window in turn: their short segments' keys are one tile, sorted by
 /// block::sort_segments_in_shared with as many merge rounds as the segment that straddles the
 /// widest runs needs.
 template <int NT, int VT, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(NT)
     stable_sort_windows(Key* keys, Value* vals, const Offset* offsets, const std::size_t* starts,
-                        std::size_t window, long_segment_list longs, long_segment_counts* counts,
-                        Compare comp) {
+                        std::size_t window, const unsigned* deferred,
+                        const long_segment_counts* counts, Compare comp) {
   constexpr std::size_t tile = std::size_t(NT) * VT;
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   using smem_t = window_smem<Key, Value, tile>;
   extern __shared__ __align__(16) unsigned char window_smem_raw[];
   auto& smem = *reinterpret_cast<smem_t*>(window_smem_raw);
   __shared__ int rounds;
-  __shared__ std::size_t long_first_tile;
   __shared__ block::block_scan_storage<unsigned, NT / 32> scan_storage;
   const int tid = int(threadIdx.x);
-  const std::size_t lo = starts[blockIdx.x], hi = starts[blockIdx.x + 1];
-  if (lo == hi) return;
-  const std::size_t last_begin = std::size_t(offsets[hi - 1]);
-  const std::size_t last_size = std::size_t(offsets[hi]) - last_begin;
-  const bool last_is_long = last_size > window;
-  if (last_is_long) {
-    const std::size_t tiles = (last_size + tile - 1) / tile;
-    if (tid == 0) {
-      const unsigned long long slot = atomicAdd(&counts->segments, 1ull);
-      long_first_tile = atomicAdd(&counts->tiles, (unsigned long long)tiles);
-      atomicMax(&counts->longest, (unsigned long long)last_size);
-      longs.segment[slot] = hi - 1;
-      longs.first_tile[slot] = long_first_tile;
-      rounds = int(slot);  // handed to the other threads through `rounds`
+  // A block per window (a grid of every window there could be): a loop over them held more
+  // registers, and fewer blocks ran at once.
+  if (blockIdx.x >= counts->deferred_windows) return;
+  {
+    const unsigned w = deferred[blockIdx.x];
+    const std::size_t lo = starts[w], hi = starts[w + 1];
+    const std::size_t last_size = std::size_t(offsets[hi]) - std::size_t(offsets[hi - 1]);
+    const std::size_t end_segment = last_size > window ? hi - 1 : hi;
+    if (end_segment == lo) return;
+    const std::size_t begin = std::size_t(offsets[lo]);
+    const unsigned count = unsigned(std::size_t(offsets[end_segment]) - begin);
+    if (count < 2) return;
+
+    // Segment heads, and the merge rounds the segments need (-1: none longer than one key).
+    for (unsigned i = unsigned(tid); i < count; i += NT) smem.heads[i] = 0;
+    if (tid == 0) rounds = -1;
+    __syncthreads();
+    for (std::size_t s = lo + unsigned(tid); s < end_segment; s += NT) {
+      const unsigned first = unsigned(std::size_t(offsets[s]) - begin);
+      const unsigned last = unsigned(std::size_t(offsets[s + 1]) - begin);
+      if (last > first) smem.heads[first] = 1;
+      if (last > first + 1) atomicMax(&rounds, block::rounds_to_cover<VT>(first, last - 1));
     }
     __syncthreads();
-    const unsigned slot = unsigned(rounds);
-    for (std::size_t t = std::size_t(tid); t < tiles; t += NT)
-      longs.tile_owner[long_first_tile + t] = slot;
-    __syncthreads();
-  }
-  const std::size_t end_segment = last_is_long ? hi - 1 : hi;
-  if (end_segment == lo) return;
-  const std::size_t begin = std::size_t(offsets[lo]);
-  const unsigned count = unsigned(std::size_t(offsets[end_segment]) - begin);
-  if (count < 2) return;
-
-  // Segment heads, and the merge rounds the segments need (-1: none longer than one key).
-  for (unsigned i = unsigned(tid); i < count; i += NT) smem.heads[i] = 0;
-  if (tid == 0) rounds = -1;
-  __syncthreads();
-  for (std::size_t s = lo + unsigned(tid); s < end_segment; s += NT) {
-    const unsigned first = unsigned(std::size_t(offsets[s]) - begin);
-    const unsigned last = unsigned(std::size_t(offsets[s + 1]) - begin);
-    if (last > first) smem.heads[first] = 1;
-    if (last > first + 1) atomicMax(&rounds, block::rounds_to_cover<VT>(first, last - 1));
-  }
-  __syncthreads();
-  if (rounds < 0) return;  // every segment of one key or none: nothing moves
-  for (unsigned i = unsigned(tid); i < count; i += NT) {
-    smem.keys[i] = keys[begin + i];
-    if constexpr (has_values) smem.vals[i] = vals[begin + i];
-  }
-
-  // Each key's segment: the heads up to it, less one (a block scan of each thread's run's heads);
-  // each head records where its segment starts.
-  const unsigned first = unsigned(tid) * VT;
-  unsigned run_heads = 0;
-#pragma unroll
-  for (int i = 0; i < VT; ++i)
-    if (first + i < count) run_heads += smem.heads[first + i];
-  block::flagged<unsigned> prefix{false, 0u}, total;
-  corank::plus add;
-  if (!block::block_exclusive_scan<NT>(block::flagged<unsigned>{false, run_heads}, prefix, total,
-                                       scan_storage, add))
-    prefix.value = 0;
-  unsigned segment = prefix.value;  // heads before this run; position 0 is a head
-#pragma unroll
-  for (int i = 0; i < VT; ++i)
-    if (first + i < count) {
-      if (smem.heads[first + i]) smem.segment_start[segment++] = (unsigned short)(first + i);
-      smem.segment_of[first + i] = (unsigned short)(segment - 1);
+    if (rounds < 0) return;  // every segment of one key or none: nothing moves
+    for (unsigned i = unsigned(tid); i < count; i += NT) {
+      smem.keys[i] = keys[begin + i];
+      if constexpr (has_values) smem.vals[i] = vals[begin + i];
     }
-  if (tid == 0) smem.segment_start[total.value] = (unsigned short)count;
-  __syncthreads();
-  // Typed as Value (no_value for keys alone: no value moves), not as the placeholder array.
-  block::sort_segments_in_shared<NT, VT>(smem.keys, reinterpret_cast<Value*>(smem.vals),
-                                         smem.segment_of, smem.segment_start, count, rounds, tid,
-                                         comp);
-  for (unsigned i = unsigned(tid); i < count; i += NT) {
-    keys[begin + i] = smem.keys[i];
-    if constexpr (has_values) vals[begin + i] = smem.vals[i];
+
+    // Each key's segment: the heads up to it, less one (a block scan of each thread's run's heads);
+    // each head records where its segment starts.
+    const unsigned first = unsigned(tid) * VT;
+    unsigned run_heads = 0;
+#pragma unroll
+    for (int i = 0; i < VT; ++i)
+      if (first + i < count) run_heads += smem.heads[first + i];
+    block::flagged<unsigned> prefix{false, 0u}, total;
+    corank::plus add;
+    if (!block::block_exclusive_scan<NT>(block::flagged<unsigned>{false, run_heads}, prefix, total,
+                                         scan_storage, add))
+      prefix.value = 0;
+    unsigned segment = prefix.value;  // heads before this run; position 0 is a head
+#pragma unroll
+    for (int i = 0; i < VT; ++i)
+      if (first + i < count) {
+        if (smem.heads[first + i]) smem.segment_start[segment++] = (unsigned short)(first + i);
+        smem.segment_of[first + i] = (unsigned short)(segment - 1);
+      }
+    if (tid == 0) smem.segment_start[total.value] = (unsigned short)count;
+    __syncthreads();
+    // Typed as Value (no_value for keys alone: no value moves), not as the placeholder array.
+    block::sort_segments_in_shared<NT, VT>(smem.keys, reinterpret_cast<Value*>(smem.vals),
+                                           smem.segment_of, smem.segment_start, count, rounds, tid,
+                                           comp);
+    for (unsigned i = unsigned(tid); i < count; i += NT) {
+      keys[begin + i] = smem.keys[i];
+      if constexpr (has_values) vals[begin + i] = smem.vals[i];
+    }
   }
 }
 

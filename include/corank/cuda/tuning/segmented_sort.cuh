@@ -24,6 +24,9 @@ struct stable_segmented_policy {
                                                              : 5;
   static constexpr std::size_t tile = std::size_t(threads) * items;
   static constexpr std::size_t window = tile / 2;  // also the longest segment a window sorts
+  // Windows whose segments are all this short place each key by its rank in its segment (a
+  // comparison per key of the segment) instead of merge rounds. First guess, to be measured.
+  static constexpr unsigned rank_sort_max = 64;
 };
 
 }  // namespace corank::cuda::tuning

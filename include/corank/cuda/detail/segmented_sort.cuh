@@ -1,0 +1,217 @@
+// The GPU segmented sorts' dispatch: their temporary storage's layouts, the kernels' shapes from
+// the tuned policies and their launches (nothing read back to the host). The contract and the
+// entry points are in corank/cuda/segmented_sort.cuh.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "corank/cuda/detail/launch.cuh"
+#include "corank/cuda/detail/temporary_storage.cuh"
+#include "corank/cuda/device.cuh"
+#include "corank/cuda/error.cuh"
+#include "corank/cuda/kernels/segmented_sort.cuh"
+#include "corank/cuda/tuning/segmented_sort.cuh"
+#include "corank/cuda/tuning/sort.cuh"
+
+namespace corank::cuda::detail {
+
+/// Blocks of `kernel` the whole GPU holds at once (the occupancy learned once per device).
+template <class Kernel>
+cudaError_t resident_blocks(Kernel kernel, int threads, std::size_t smem, unsigned* blocks) {
+  int per_sm = 0, sms = 0;
+  CORANK_CUDA_TRY(blocks_per_multiprocessor(kernel, threads, smem, &per_sm));
+  CORANK_CUDA_TRY(multiprocessor_count(&sms));
+  *blocks = unsigned(per_sm > 0 ? per_sm : 1) * unsigned(sms);
+  return cudaSuccess;
+}
+
+/// The unstable sort's temporary storage: four list heads, then the lists of segment ids (tiny
+/// and small share one array, from its two ends; medium has its own, large a short one).
+template <class Policy = tuning::segmented_policy>
+struct unstable_segments_layout {
+  static constexpr std::size_t medium_max =
+      std::size_t(Policy::block_threads)
+      << (Policy::block_max_bits - __builtin_ctz(unsigned(Policy::block_threads)));
+  std::size_t large_slots;
+  temporary_layout all;
+  temporary_part heads, lists;
+  unstable_segments_layout(std::size_t n, std::size_t num_segments)
+      : large_slots(std::min(num_segments, n / (medium_max + 1) + 1)) {
+    heads = all.add<unsigned>(kernels::classes);
+    lists = all.add<unsigned>(2 * num_segments + large_slots);
+  }
+};
+
+/// The unstable sort with a given policy (tuning::segmented_policy's members) in `temp` (its
+/// layout's bytes).
+template <class Key, class Value, class Offset, class Compare,
+          class Policy = tuning::segmented_policy>
+cudaError_t sort_segments_run(Key* keys, Value* vals, std::size_t n, const Offset* offsets,
+                              std::size_t num_segments, void* temp, Compare comp,
+                              cudaStream_t stream) {
+  constexpr int W = Policy::warps_per_block, NT = Policy::block_threads;
+  constexpr int warp_b = Policy::warp_max_bits - 5;
+  constexpr int block_b = Policy::block_max_bits - __builtin_ctz(unsigned(NT));
+  constexpr int large_bg = 4;
+
+  const auto small_kernel = kernels::segmented_sort_small<W, warp_b, Key, Value, Offset, Compare>;
+  const auto medium_kernel =
+      kernels::segmented_sort_medium<NT, block_b, Key, Value, Offset, Compare>;
+  const auto large_kernel =
+      kernels::segmented_sort_large<NT, block_b, large_bg, Key, Value, Offset, Compare>;
+  constexpr std::size_t small_smem = W * kernels::bitonic_smem_bytes<Key, Value>(32u << warp_b);
+  constexpr std::size_t block_smem =
+      kernels::bitonic_smem_bytes<Key, Value>(unsigned(NT) << block_b);
+  const auto tiny_kernel =
+      kernels::segmented_sort_tiny<Policy::tiny_segments_per_warp, Key, Value, Offset, Compare>;
+  unsigned grids[4] = {};
+  const cudaError_t setup = [&] {
+    CORANK_CUDA_TRY(resident_blocks(tiny_kernel, 256, 0, &grids[0]));
+    CORANK_CUDA_TRY(resident_blocks(small_kernel, W * 32, small_smem, &grids[1]));
+    CORANK_CUDA_TRY(resident_blocks(medium_kernel, NT, block_smem, &grids[2]));
+    return resident_blocks(large_kernel, NT, block_smem, &grids[3]);
+  }();
+  CORANK_CUDA_TRY(setup);
+
+  using layout_t = unstable_segments_layout<Policy>;
+  const layout_t layout(n, num_segments);
+  unsigned* counters = layout.heads.template in<unsigned>(temp);
+  unsigned* lists = layout.lists.template in<unsigned>(temp);
+  using kernels::segment_list;
+  const segment_list tiny{lists, 0}, small{lists, num_segments}, medium{lists + num_segments, 0},
+      large{lists + 2 * num_segments, 0};
+  CORANK_CUDA_TRY(cudaMemsetAsync(counters, 0, kernels::classes * sizeof(unsigned), stream));
+  kernels::segmented_classify<<<unsigned((num_segments + 255) / 256), 256, 0, stream>>>(
+      offsets, num_segments, std::size_t(32) << warp_b, layout_t::medium_max, tiny, small, medium,
+      large, counters);
+  tiny_kernel<<<grids[0], 256, 0, stream>>>(keys, vals, offsets, tiny, counters + 0, comp);
+  small_kernel<<<grids[1], W * 32, small_smem, stream>>>(keys, vals, offsets, small, counters + 1,
+                                                         comp);
+  medium_kernel<<<grids[2], NT, block_smem, stream>>>(keys, vals, offsets, medium, counters + 2,
+                                                      comp);
+  large_kernel<<<grids[3], NT, block_smem, stream>>>(keys, vals, offsets, large, counters + 3,
+                                                     comp);
+  return cudaGetLastError();
+}
+
+/// The tuned policy of the stable sort for keys and values of these sizes.
+template <class Key, class Value>
+using stable_segmented_policy_for =
+    tuning::stable_segmented_policy<sizeof(Key),
+                                    std::is_same_v<Value, block::no_value> ? 0 : sizeof(Value)>;
+
+/// The stable sort's temporary storage: the counts its kernels leave each other, the windows'
+/// first segments, the windows left to the merge kernel, the long segments' list (segment ids,
+/// first tiles, each tile's owner), and when there can be long segments an array of keys and of
+/// values for the merge passes (16 elements more, to start congruent with the caller's modulo 16
+/// bytes so that the passes' 16-byte copies serve both).
+template <class Key, class Value, class Policy = stable_segmented_policy_for<Key, Value>>
+struct stable_segments_layout {
+  static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  static constexpr std::size_t tile = Policy::tile, window = Policy::window;
+  std::size_t windows, long_slots, tile_slots;
+  temporary_layout all;
+  temporary_part counts, starts, deferred, long_segments, long_first_tiles, tile_owners, keys,
+      values;
+  stable_segments_layout(std::size_t n, std::size_t num_segments)
+      : windows((n + window - 1) / window),
+        long_slots(std::min(num_segments, n / (window + 1))),
+        tile_slots(long_slots ? n / tile + long_slots : 0) {
+    counts = all.add<kernels::long_segment_counts>(1);
+    starts = all.add<std::size_t>(windows + 1);
+    deferred = all.add<unsigned>(windows);
+    long_segments = all.add<std::size_t>(long_slots);
+    long_first_tiles = all.add<std::size_t>(long_slots);
+    tile_owners = all.add<unsigned>(tile_slots);
+    if (long_slots) {
+      keys = all.add<Key>(n + 16);
+      if (has_values) values = all.add<Value>(n + 16);
+    }
+  }
+};
+
+/// A pointer into a part of temp congruent with `like` modulo 16 bytes.
+template <class T>
+T* congruent_in(const temporary_part& part, void* temp, const T* like) {
+  auto* base = part.template in<unsigned char>(temp);
+  return base ? reinterpret_cast<T*>(base + reinterpret_cast<std::uintptr_t>(like) % 16) : nullptr;
+}
+
+/// The stable sort with a given policy (tuning::stable_segmented_policy's members) in `temp` (its
+/// layout's bytes).
+template <class Key, class Value, class Offset, class Compare,
+          class Policy = stable_segmented_policy_for<Key, Value>>
+cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, const Offset* offsets,
+                                     std::size_t num_segments, void* temp, Compare comp,
+                                     cudaStream_t stream) {
+  using layout_t = stable_segments_layout<Key, Value, Policy>;
+  constexpr int NT = Policy::threads, VT = Policy::items;
+  constexpr bool has_values = layout_t::has_values;
+  const layout_t layout(n, num_segments);
+  auto* counts = layout.counts.template in<kernels::long_segment_counts>(temp);
+  auto* starts = layout.starts.template in<std::size_t>(temp);
+  auto* deferred = layout.deferred.template in<unsigned>(temp);
+  const kernels::long_segment_list longs{layout.long_segments.template in<std::size_t>(temp),
+                                         layout.long_first_tiles.template in<std::size_t>(temp),
+                                         layout.tile_owners.template in<unsigned>(temp)};
+  Key* keys_tmp = congruent_in(layout.keys, temp, keys);
+  Value* vals_tmp = has_values ? congruent_in(layout.values, temp, vals) : nullptr;
+
+  using window_smem = kernels::window_smem<Key, Value, Policy::tile>;
+  using short_smem = kernels::short_window_smem<Key, Policy::tile>;
+  const auto short_kernel = kernels::stable_sort_short_windows<NT, VT, Key, Value, Offset, Compare>;
+  const auto window_kernel = kernels::stable_sort_windows<NT, VT, Key, Value, Offset, Compare>;
+  const auto tile_kernel = kernels::stable_sort_long_tiles<NT, VT, Key, Value, Offset, Compare>;
+  const auto pass_kernel = kernels::stable_merge_long_runs<NT, VT, Key, Value, Offset, Compare>;
+  constexpr std::size_t tile_smem = sizeof(kernels::long_tile_smem<Key, Value, Policy::tile>);
+  constexpr std::size_t pass_smem =
+      kernels::partitioned_smem<has_values, Key, Value>::bytes(Policy::tile);
+  unsigned resident[2] = {};
+  const cudaError_t setup = [&] {
+    CORANK_CUDA_TRY(allow_smem(short_kernel, sizeof(short_smem)));
+    CORANK_CUDA_TRY(allow_smem(window_kernel, sizeof(window_smem)));
+    CORANK_CUDA_TRY(resident_blocks(tile_kernel, NT, tile_smem, &resident[0]));
+    return resident_blocks(pass_kernel, NT, pass_smem, &resident[1]);
+  }();
+  CORANK_CUDA_TRY(setup);
+  if (layout.windows > 0x7fffffffu || layout.tile_slots > 0x7fffffffu) return cudaErrorInvalidValue;
+
+  CORANK_CUDA_TRY(cudaMemsetAsync(counts, 0, sizeof(kernels::long_segment_counts), stream));
+  constexpr unsigned st = 256;
+  kernels::segment_window_starts<<<unsigned((layout.windows + 1 + st - 1) / st), st, 0, stream>>>(
+      offsets, num_segments, Policy::window, layout.windows, starts);
+  CORANK_CUDA_TRY(cudaGetLastError());
+  short_kernel<<<unsigned(layout.windows), NT, sizeof(short_smem), stream>>>(
+      keys, vals, offsets, starts, Policy::window, Policy::rank_sort_max, longs, counts, deferred,
+      comp);
+  CORANK_CUDA_TRY(cudaGetLastError());
+  // The windows left (a count on the device): a block for each window there could be, those
+  // past the count return at once.
+  window_kernel<<<unsigned(layout.windows), NT, sizeof(window_smem), stream>>>(
+      keys, vals, offsets, starts, Policy::window, deferred, counts, comp);
+  CORANK_CUDA_TRY(cudaGetLastError());
+  if (!layout.long_slots) return cudaSuccess;
+  // Grids of up to a few waves over the most tiles there can be (the blocks loop over the tiles
+  // counted on the device): more blocks hide each tile's latency chain, fewer make the passes a
+  // call does not need cheap (every block returns at once).
+  const auto grid = [&](unsigned waves_of) {
+    return unsigned(std::min<std::size_t>(layout.tile_slots, std::size_t(4) * waves_of));
+  };
+  tile_kernel<<<grid(resident[0]), NT, tile_smem, stream>>>(keys, vals, keys_tmp, vals_tmp, offsets,
+                                                            longs, counts, comp);
+  CORANK_CUDA_TRY(cudaGetLastError());
+  const int passes = kernels::merge_passes_for(n, Policy::tile);
+  for (int pass = 0; pass < passes; ++pass) {
+    pass_kernel<<<grid(resident[1]), NT, pass_smem, stream>>>(keys, vals, keys_tmp, vals_tmp,
+                                                              offsets, longs, counts, pass, comp);
+    CORANK_CUDA_TRY(cudaGetLastError());
+  }
+  return cudaSuccess;
+}
+
+}  // namespace corank::cuda::detail
