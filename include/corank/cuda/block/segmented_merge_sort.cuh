@@ -53,15 +53,6 @@ __device__ __forceinline__ unsigned stable_rank_in_segment(const Key* s_keys, un
   return rank;
 }
 
-/// Merge rounds (runs of VT, 2 VT, 4 VT ...) after which positions [first, last] of a tile lie in
-/// one sorted run.
-template <int VT>
-__device__ __forceinline__ int rounds_to_cover(unsigned first, unsigned last) {
-  int rounds = 0;
-  for (unsigned width = VT; first / width != last / width; width *= 2) ++rounds;
-  return rounds;
-}
-
 /// One merge round of a tile of segments: in each pair of runs of `width` (A then B), the segment
 /// that holds A's last and B's first key, if one does, has its parts in A and in B merged (stably,
 /// VT outputs per thread from one co-rank); the rest of the pair stays. segment_of[p] is the
@@ -141,39 +132,6 @@ __device__ __forceinline__ void sort_segments_in_shared(Key* s_keys, Value* s_va
   for (int r = 0; r < rounds; ++r)
     merge_straddling_segments<NT, VT>(s_keys, s_vals, segment_of, segment_start, count,
                                       unsigned(VT) << r, tid, comp);
-}
-
-/// Sorts s_keys[0, count) stably (values alongside) in runs: each thread's VT items in registers,
-/// then `rounds` merge rounds in shared memory (runs of VT << rounds). s_keys holds count + 1
-/// readable slots. Called by the whole block with the tile staged and the block synchronised;
-/// leaves it synchronised with the result in s_keys / s_vals.
-template <int NT, int VT, class Key, class Value, class Compare>
-__device__ __forceinline__ void sort_runs_in_shared(Key* s_keys, Value* s_vals, unsigned count,
-                                                    int rounds, int tid, Compare comp) {
-  constexpr bool has_values = !std::is_same_v<Value, no_value>;
-  const unsigned first = unsigned(tid) * VT;
-  const int valid = first < count ? int(count - first < VT ? count - first : VT) : 0;
-  Key k[VT];
-  Value v[VT];
-#pragma unroll
-  for (int i = 0; i < VT; ++i)
-    if (i < valid) {
-      k[i] = s_keys[first + i];
-      if constexpr (has_values) v[i] = s_vals[first + i];
-    }
-  if constexpr (ties_are_identical<Key, Value, Compare>)
-    odd_even_merge_sort<VT>(k, valid, comp);
-  else
-    odd_even_sort<VT>(k, v, valid, comp);
-#pragma unroll
-  for (int i = 0; i < VT; ++i)
-    if (i < valid) {
-      s_keys[first + i] = k[i];
-      if constexpr (has_values) s_vals[first + i] = v[i];
-    }
-  __syncthreads();
-  for (int r = 0; r < rounds; ++r)
-    merge_runs_in_shared<NT, VT>(s_keys, s_vals, count, unsigned(VT) << r, tid, comp);
 }
 
 }  // namespace corank::cuda::block

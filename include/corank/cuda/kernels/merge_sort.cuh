@@ -97,29 +97,8 @@ __global__ void __launch_bounds__(NT, MinBlocks)
   __pipeline_commit();
   __pipeline_wait_prior(0);
   __syncthreads();
-  const unsigned first = unsigned(tid) * VT;
-  const int valid = first < count ? int(count - first < VT ? count - first : VT) : 0;
-  Key k[VT];
-  Value v[VT];
-#pragma unroll
-  for (int i = 0; i < VT; ++i)
-    if (i < valid) {
-      k[i] = smem.keys[first + i];
-      if constexpr (has_values) v[i] = s_vals[first + i];
-    }
-  if constexpr (block::ties_are_identical<Key, Value, Compare>)
-    block::odd_even_merge_sort<VT>(k, valid, comp);
-  else
-    block::odd_even_sort<VT>(k, v, valid, comp);
-#pragma unroll
-  for (int i = 0; i < VT; ++i)
-    if (i < valid) {
-      smem.keys[first + i] = k[i];
-      if constexpr (has_values) s_vals[first + i] = v[i];
-    }
-  __syncthreads();
-  for (unsigned width = VT; width < count; width *= 2)
-    block::merge_runs_in_shared<NT, VT>(smem.keys, s_vals, count, width, tid, comp);
+  block::sort_runs_in_shared<NT, VT>(smem.keys, s_vals, count,
+                                     block::rounds_to_cover<VT>(0, count - 1), tid, comp);
   block::copy_range<block::copy_iters<Key, VT>>(smem.keys, keys_out + start, int(count), tid, NT);
   if constexpr (has_values)
     block::copy_range<block::copy_iters<Value, VT>>(s_vals, vals_out + start, int(count), tid, NT);
