@@ -13,11 +13,8 @@ namespace corank::cuda::tuning {
 template <std::size_t KeyBytes, std::size_t ValueBytes>
 struct stable_segmented_policy {
   static constexpr int threads = 256;
-  // Keys per thread: a block's work in a window is half a tile, and its latency chain (offsets,
-  // keys, a scan, the rounds) is the same for any tile, so the longest runs that fit registers
-  // and shared memory. H100, 64M u32 keys in segments of 2-64: 7 per thread (and whole-tile
-  // merges) 1.0-2.6 ms; 15 (and merges of straddling segments only) 1.1-2.6, one outlier at 7
-  // keys 4.8 (docs/notes/segmented_sort.md). Not yet measured apart.
+  // Keys per thread: a window's latency chain is the same for any tile, so the longest runs that
+  // fit registers and shared memory (docs/notes/segmented_sort.md, "Tuning").
   static constexpr int items = KeyBytes + ValueBytes <= 4    ? 15
                                : KeyBytes + ValueBytes <= 8  ? 11
                                : KeyBytes + ValueBytes <= 16 ? 7
@@ -25,8 +22,9 @@ struct stable_segmented_policy {
   static constexpr std::size_t tile = std::size_t(threads) * items;
   static constexpr std::size_t window = tile / 2;  // also the longest segment a window sorts
   // Windows whose segments are all this short place each key by its rank in its segment (a
-  // comparison per key of the segment) instead of merge rounds. First guess, to be measured.
-  static constexpr unsigned rank_sort_max = 64;
+  // comparison per key of the segment) instead of merge rounds: where the rank sort stopped
+  // being faster on an H100 (docs/notes/segmented_sort.md, "Tuning").
+  static constexpr unsigned rank_sort_max = 44;
 };
 
 }  // namespace corank::cuda::tuning
