@@ -45,7 +45,9 @@ cudaError_t instantiate_every_storage_form(unsigned* k, float* v, std::size_t n,
                       cc::bitonic_sort_temp_bytes<unsigned>(n) +
                       corank::study::cuda::bitonic_sort_host_temp_bytes<unsigned>(n) +
                       cc::segmented_scan_temp_bytes<float>(n) +
-                      cc::scaled_segmented_scan_iterations_temp_bytes<float>(n, 3);
+                      cc::scaled_segmented_scan_iterations_temp_bytes<float>(n, 3) +
+                      cc::stable_sort_segments_temp_bytes<unsigned, float>(n, segments) +
+                      cc::sort_segments_temp_bytes<unsigned, float>(n, segments);
   keep(cc::merge(r, k, n, k + n, n, k, corank::less{}, stream));
   keep(cc::merge(k, n, k + n, n, k, temp, bytes, corank::less{}, stream));
   keep(cc::merge_by_key(r, k, v, n, k + n, v + n, n, k, v, corank::less{}, stream));
@@ -60,6 +62,15 @@ cudaError_t instantiate_every_storage_form(unsigned* k, float* v, std::size_t n,
   keep(cc::bitonic_sort_by_key(k, v, n, temp, bytes, corank::less{}, stream));
   keep(corank::study::cuda::bitonic_sort_host(r, k, n, corank::less{}, nullptr, stream));
   keep(corank::study::cuda::bitonic_sort_host(k, n, temp, bytes, corank::less{}, nullptr, stream));
+  keep(cc::stable_sort_segments(r, k, n, offsets, segments, corank::less{}, stream));
+  keep(cc::stable_sort_segments(k, n, offsets, segments, temp, bytes, corank::less{}, stream));
+  keep(cc::stable_sort_segments_by_key(r, k, v, n, offsets, segments, corank::less{}, stream));
+  keep(cc::stable_sort_segments_by_key(k, v, n, offsets, segments, temp, bytes, corank::less{},
+                                       stream));
+  keep(cc::sort_segments(r, k, n, offsets, segments, corank::less{}, stream));
+  keep(cc::sort_segments(k, n, offsets, segments, temp, bytes, corank::less{}, stream));
+  keep(cc::sort_segments_by_key(r, k, v, n, offsets, segments, corank::less{}, stream));
+  keep(cc::sort_segments_by_key(k, v, n, offsets, segments, temp, bytes, corank::less{}, stream));
   keep(cc::segmented_inclusive_scan(r, v, n, offsets, segments, v, corank::plus{}, stream));
   keep(cc::segmented_inclusive_scan(v, n, offsets, segments, v, temp, bytes, corank::plus{},
                                     stream));
