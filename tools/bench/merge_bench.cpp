@@ -109,13 +109,15 @@ std::vector<merge_contender_of<key_value32>> cpu_pair_merge_contenders() {
            for (std::size_t i = 0; i < n; ++i) k[i] = in[i].key, v[i] = in[i].value;
            return std::pair{k, v};
          };
-         const auto [ka, va] = split(p.a, p.m);
-         const auto [kb, vb] = split(p.b, p.n);
+         // Named pairs, not structured bindings: C++17 lambdas cannot capture those (clang).
+         const auto a = split(p.a, p.m);
+         const auto b = split(p.b, p.n);
          std::vector<std::uint32_t> keys(p.m + p.n), values(p.m + p.n);
          const stats time = measure(
              [&] {
-               cpu::merge_by_key(ka.data(), ka.data() + p.m, va.data(), kb.data(), kb.data() + p.n,
-                                 vb.data(), keys.data(), values.data(), corank::less{}, opt);
+               cpu::merge_by_key(a.first.data(), a.first.data() + p.m, a.second.data(),
+                                 b.first.data(), b.first.data() + p.n, b.second.data(), keys.data(),
+                                 values.data(), corank::less{}, opt);
              },
              cfg);
          for (std::size_t i = 0; i < p.m + p.n; ++i) p.out[i] = {keys[i], values[i]};  // to check
