@@ -453,7 +453,9 @@ def spmv_scan(matrix, x, iterations=1, *, check=False, out=None, stream=None):
     """The study's sparse-matrix iteration: starting from the matrix's values ``a``, ``iterations``
     times ``a = segmented inclusive sum-scan of a * x[column]`` over each row. ``matrix`` is a
     SciPy or CuPy CSR matrix or ``(data, indices, indptr)``; returns the final ``a`` (one value
-    per stored entry, in ``data``'s order), in ``out`` if given."""
+    per stored entry, in ``data``'s order), in ``out`` if given. On the CPU the iteration
+    flushes subnormal values to zero (an x86 core takes a microcode assist on every subnormal
+    operation), so results below the dtype's smallest normal number may read as zero."""
     if isinstance(matrix, tuple):
         data, indices, indptr = matrix
     else:
