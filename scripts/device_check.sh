@@ -5,7 +5,7 @@
 # (or ./out); a short table comes last.
 #   usage: scripts/device_check.sh BIN_DIR [tests] [sanitize] [cli] [bench] [bench-quick]
 # BIN_DIR is a build directory (build/release) or a folder of carried binaries: it holds
-# test_cuda_{merge,sort,segmented_scan,segmented_sort,misuse,temporary_storage}, readme_block_* (there
+# test_cuda_{launch,merge,sort,segmented_scan,segmented_sort,toolbox,misuse,temporary_storage}, readme_block_* (there
 # or under tests/) and corank; a missing one's steps are skipped. With no parts named, all but bench-quick run.
 set -u
 bin=${1:?usage: scripts/device_check.sh BIN_DIR [parts...]}
@@ -21,7 +21,7 @@ nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,driver_ver
   --format=csv,noheader
 
 if wants tests; then
-  for suite in merge sort segmented_scan segmented_sort misuse temporary_storage; do
+  for suite in launch merge sort segmented_scan segmented_sort toolbox misuse temporary_storage; do
     have "test_cuda_$suite" && step "test_$suite" 300 "$tests_dir/test_cuda_$suite"
   done
   # The README's GPU block, built as a program of its own (scripts/readme_snippets.py).
