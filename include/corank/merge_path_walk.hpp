@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <iterator>
+#include <type_traits>
 
 #include "corank/config.hpp"
 #include "corank/merge_path.hpp"
@@ -114,6 +115,24 @@ CORANK_HD Size gallop_bound_within(It x, Size lo, Size hi, const Key& key, Compa
 /// order (the r-th of A with the r-th of B); a pair outputs A's element, the unpaired ones (the
 /// last of the longer run) themselves.
 enum class set_op { unite, intersect, difference, symmetric_difference };
+
+/// f(std::integral_constant<set_op, op>{}): an operation chosen at run time handed to a template
+/// on it (one switch for every backend); `invalid` for a value that names no operation.
+template <class F, class Result>
+Result with_set_op(set_op op, F&& f, Result invalid) {
+  using std::integral_constant;
+  switch (op) {
+    case set_op::unite:
+      return f(integral_constant<set_op, set_op::unite>{});
+    case set_op::intersect:
+      return f(integral_constant<set_op, set_op::intersect>{});
+    case set_op::difference:
+      return f(integral_constant<set_op, set_op::difference>{});
+    case set_op::symmetric_difference:
+      return f(integral_constant<set_op, set_op::symmetric_difference>{});
+  }
+  return invalid;
+}
 
 /// The joins of two sorted key arrays (cpu/join.hpp, cuda/join.cuh): the index pairs of
 /// equivalent keys (inner), and each key without a match once, paired with no_match (left outer:

@@ -85,18 +85,13 @@ template <class KeyA, class ValA, class KeyB, class ValB, class KeyOut, class Va
 std::size_t set_operation_dispatch(set_op op, KeyA a, std::size_t m, ValA va, KeyB b, std::size_t n,
                                    ValB vb, KeyOut out, ValOut vout, Compare comp,
                                    const options& opt) {
-  switch (op) {
-    case set_op::unite:
-      return set_operation_pieces<set_op::unite>(a, m, va, b, n, vb, out, vout, comp, opt);
-    case set_op::intersect:
-      return set_operation_pieces<set_op::intersect>(a, m, va, b, n, vb, out, vout, comp, opt);
-    case set_op::difference:
-      return set_operation_pieces<set_op::difference>(a, m, va, b, n, vb, out, vout, comp, opt);
-    case set_op::symmetric_difference:
-      return set_operation_pieces<set_op::symmetric_difference>(a, m, va, b, n, vb, out, vout, comp,
-                                                                opt);
-  }
-  return 0;
+  return with_set_op(
+      op,
+      [&](auto kind) {
+        return set_operation_pieces<decltype(kind)::value>(a, m, va, b, n, vb, out, vout, comp,
+                                                           opt);
+      },
+      std::size_t(0));
 }
 
 }  // namespace detail
@@ -121,39 +116,25 @@ OutIt set_operation(set_op op, ItA a, ItA a_end, ItB b, ItB b_end, OutIt out, Co
       .first;
 }
 
-template <class ItA, class ItB, class OutIt, class Compare = corank::less>
-OutIt set_union(ItA a, ItA a_end, ItB b, ItB b_end, OutIt out, Compare comp = {},
-                const options& opt = {}) {
-  return set_operation(set_op::unite, a, a_end, b, b_end, out, comp, opt);
-}
-template <class ItA, class ItB, class OutIt, class Compare = corank::less>
-OutIt set_intersection(ItA a, ItA a_end, ItB b, ItB b_end, OutIt out, Compare comp = {},
-                       const options& opt = {}) {
-  return set_operation(set_op::intersect, a, a_end, b, b_end, out, comp, opt);
-}
-template <class ItA, class ItB, class OutIt, class Compare = corank::less>
-OutIt set_difference(ItA a, ItA a_end, ItB b, ItB b_end, OutIt out, Compare comp = {},
-                     const options& opt = {}) {
-  return set_operation(set_op::difference, a, a_end, b, b_end, out, comp, opt);
-}
-template <class ItA, class ItB, class OutIt, class Compare = corank::less>
-OutIt set_symmetric_difference(ItA a, ItA a_end, ItB b, ItB b_end, OutIt out, Compare comp = {},
-                               const options& opt = {}) {
-  return set_operation(set_op::symmetric_difference, a, a_end, b, b_end, out, comp, opt);
-}
-
-#define CORANK_CPU_SET_BY_KEY(name, op)                                                    \
-  template <class KeyA, class ValA, class KeyB, class ValB, class KeyOut, class ValOut,    \
-            class Compare = corank::less>                                                  \
-  std::pair<KeyOut, ValOut> name(KeyA a, KeyA a_end, ValA va, KeyB b, KeyB b_end, ValB vb, \
-                                 KeyOut out, ValOut vout, Compare comp = {},               \
-                                 const options& opt = {}) {                                \
-    return set_operation_by_key(op, a, a_end, va, b, b_end, vb, out, vout, comp, opt);     \
+// The named entry points: set_union(...) = set_operation(set_op::unite, ...) and
+// set_union_by_key(...) = set_operation_by_key(set_op::unite, ...), and so on.
+#define CORANK_CPU_SET_OPERATION(name, op)                                                     \
+  template <class ItA, class ItB, class OutIt, class Compare = corank::less>                   \
+  OutIt name(ItA a, ItA a_end, ItB b, ItB b_end, OutIt out, Compare comp = {},                 \
+             const options& opt = {}) {                                                        \
+    return set_operation(op, a, a_end, b, b_end, out, comp, opt);                              \
+  }                                                                                            \
+  template <class KeyA, class ValA, class KeyB, class ValB, class KeyOut, class ValOut,        \
+            class Compare = corank::less>                                                      \
+  std::pair<KeyOut, ValOut> name##_by_key(KeyA a, KeyA a_end, ValA va, KeyB b, KeyB b_end,     \
+                                          ValB vb, KeyOut out, ValOut vout, Compare comp = {}, \
+                                          const options& opt = {}) {                           \
+    return set_operation_by_key(op, a, a_end, va, b, b_end, vb, out, vout, comp, opt);         \
   }
-CORANK_CPU_SET_BY_KEY(set_union_by_key, set_op::unite)
-CORANK_CPU_SET_BY_KEY(set_intersection_by_key, set_op::intersect)
-CORANK_CPU_SET_BY_KEY(set_difference_by_key, set_op::difference)
-CORANK_CPU_SET_BY_KEY(set_symmetric_difference_by_key, set_op::symmetric_difference)
-#undef CORANK_CPU_SET_BY_KEY
+CORANK_CPU_SET_OPERATION(set_union, set_op::unite)
+CORANK_CPU_SET_OPERATION(set_intersection, set_op::intersect)
+CORANK_CPU_SET_OPERATION(set_difference, set_op::difference)
+CORANK_CPU_SET_OPERATION(set_symmetric_difference, set_op::symmetric_difference)
+#undef CORANK_CPU_SET_OPERATION
 
 }  // namespace corank::cpu

@@ -73,40 +73,25 @@ void binary_searches(ItH haystack, std::size_t m, ItN needles, std::size_t n, Ou
 
 }  // namespace detail
 
+// The four entry points: which bound, and whether the needles are sorted (one merge-path walk) or
+// in any order (a binary search each).
+#define CORANK_CPU_SEARCH(name, Bound, strategy)                                           \
+  template <class ItH, class ItN, class OutIt, class Compare = corank::less>               \
+  OutIt name(ItH haystack, ItH haystack_end, ItN needles, ItN needles_end, OutIt out,      \
+             Compare comp = {}, const options& opt = {}) {                                 \
+    const std::size_t m = std::size_t(haystack_end - haystack), n = needles_end - needles; \
+    detail::strategy<Bound>(haystack, m, needles, n, out, comp, opt);                      \
+    return out + n;                                                                        \
+  }
+
 /// out[i] = the lower bound of needles[i] in the sorted haystack, for sorted needles.
-template <class ItH, class ItN, class OutIt, class Compare = corank::less>
-OutIt sorted_lower_bound(ItH haystack, ItH haystack_end, ItN needles, ItN needles_end, OutIt out,
-                         Compare comp = {}, const options& opt = {}) {
-  const std::size_t m = std::size_t(haystack_end - haystack), n = needles_end - needles;
-  detail::sorted_search<bound::lower>(haystack, m, needles, n, out, comp, opt);
-  return out + n;
-}
-
+CORANK_CPU_SEARCH(sorted_lower_bound, bound::lower, sorted_search)
 /// out[i] = the upper bound of needles[i] in the sorted haystack, for sorted needles.
-template <class ItH, class ItN, class OutIt, class Compare = corank::less>
-OutIt sorted_upper_bound(ItH haystack, ItH haystack_end, ItN needles, ItN needles_end, OutIt out,
-                         Compare comp = {}, const options& opt = {}) {
-  const std::size_t m = std::size_t(haystack_end - haystack), n = needles_end - needles;
-  detail::sorted_search<bound::upper>(haystack, m, needles, n, out, comp, opt);
-  return out + n;
-}
-
+CORANK_CPU_SEARCH(sorted_upper_bound, bound::upper, sorted_search)
 /// out[i] = the lower bound of needles[i] in the sorted haystack, needles in any order.
-template <class ItH, class ItN, class OutIt, class Compare = corank::less>
-OutIt lower_bound(ItH haystack, ItH haystack_end, ItN needles, ItN needles_end, OutIt out,
-                  Compare comp = {}, const options& opt = {}) {
-  const std::size_t m = std::size_t(haystack_end - haystack), n = needles_end - needles;
-  detail::binary_searches<bound::lower>(haystack, m, needles, n, out, comp, opt);
-  return out + n;
-}
-
+CORANK_CPU_SEARCH(lower_bound, bound::lower, binary_searches)
 /// out[i] = the upper bound of needles[i] in the sorted haystack, needles in any order.
-template <class ItH, class ItN, class OutIt, class Compare = corank::less>
-OutIt upper_bound(ItH haystack, ItH haystack_end, ItN needles, ItN needles_end, OutIt out,
-                  Compare comp = {}, const options& opt = {}) {
-  const std::size_t m = std::size_t(haystack_end - haystack), n = needles_end - needles;
-  detail::binary_searches<bound::upper>(haystack, m, needles, n, out, comp, opt);
-  return out + n;
-}
+CORANK_CPU_SEARCH(upper_bound, bound::upper, binary_searches)
+#undef CORANK_CPU_SEARCH
 
 }  // namespace corank::cpu
