@@ -21,10 +21,6 @@ double gpu_merge(const T* a, std::size_t m, const T* b, std::size_t n, T* out,
   return ms;
 }
 
-#define CORANK_INSTANTIATE(T, tag)                                               \
-  template double gpu_merge<T>(const T*, std::size_t, const T*, std::size_t, T*, \
-                               const cuda::merge_tuning*);
-CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
-#undef CORANK_INSTANTIATE
+CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE_GPU_MERGE)
 
 }  // namespace corank::backend

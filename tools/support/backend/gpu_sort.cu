@@ -27,8 +27,6 @@ double gpu_sort(T* keys, std::size_t n, gpu_sort_algorithm algorithm) {
   return ms;
 }
 
-#define CORANK_INSTANTIATE(T, tag) template double gpu_sort<T>(T*, std::size_t, gpu_sort_algorithm);
-CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
-#undef CORANK_INSTANTIATE
+CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE_GPU_SORT)
 
 }  // namespace corank::backend

@@ -13,4 +13,9 @@ enum class gpu_sort_algorithm { merge, bitonic, automatic };
 template <class T>
 double gpu_sort(T* keys, std::size_t n, gpu_sort_algorithm algorithm);
 
+/// The explicit instantiation for one element type, for CORANK_FOR_EACH_ELEMENT_TYPE: in
+/// gpu_sort.cu, or no_gpu.cpp in a build without CUDA.
+#define CORANK_INSTANTIATE_GPU_SORT(T, tag) \
+  template double gpu_sort<T>(T*, std::size_t, gpu_sort_algorithm);
+
 }  // namespace corank::backend

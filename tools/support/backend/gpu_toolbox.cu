@@ -80,15 +80,6 @@ double gpu_join(join_kind kind, const T* a, std::size_t m, const T* b, std::size
   return ms;
 }
 
-#define CORANK_INSTANTIATE(T, tag)                                                               \
-  template double gpu_search<T>(const T*, std::size_t, const T*, std::size_t, bool, bool,        \
-                                std::uint64_t*);                                                 \
-  template double gpu_set_operation<T>(set_op, const T*, std::size_t, const T*, std::size_t, T*, \
-                                       std::size_t*);                                            \
-  template double gpu_multiway_merge<T>(const T*, const std::uint64_t*, std::size_t, T*);        \
-  template double gpu_join<T>(join_kind, const T*, std::size_t, const T*, std::size_t,           \
-                              std::vector<std::size_t>&, std::vector<std::size_t>&);
-CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
-#undef CORANK_INSTANTIATE
+CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE_GPU_TOOLBOX)
 
 }  // namespace corank::backend

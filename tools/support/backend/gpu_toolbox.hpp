@@ -32,4 +32,15 @@ template <class T>
 double gpu_join(join_kind kind, const T* a, std::size_t m, const T* b, std::size_t n,
                 std::vector<std::size_t>& pair_a, std::vector<std::size_t>& pair_b);
 
+/// The explicit instantiations for one element type, for CORANK_FOR_EACH_ELEMENT_TYPE: in
+/// gpu_toolbox.cu, or no_gpu.cpp in a build without CUDA.
+#define CORANK_INSTANTIATE_GPU_TOOLBOX(T, tag)                                                   \
+  template double gpu_search<T>(const T*, std::size_t, const T*, std::size_t, bool, bool,        \
+                                std::uint64_t*);                                                 \
+  template double gpu_set_operation<T>(set_op, const T*, std::size_t, const T*, std::size_t, T*, \
+                                       std::size_t*);                                            \
+  template double gpu_multiway_merge<T>(const T*, const std::uint64_t*, std::size_t, T*);        \
+  template double gpu_join<T>(join_kind, const T*, std::size_t, const T*, std::size_t,           \
+                              std::vector<std::size_t>&, std::vector<std::size_t>&);
+
 }  // namespace corank::backend

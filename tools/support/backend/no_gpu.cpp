@@ -9,6 +9,13 @@
 #include "support/io/element_type.hpp"
 
 namespace corank::backend {
+namespace {
+
+[[noreturn]] void no_cuda() {
+  throw std::runtime_error("this corank was built without the CUDA backend");
+}
+
+}  // namespace
 
 gpu_info query_gpu() {
   gpu_info info;
@@ -18,56 +25,36 @@ gpu_info query_gpu() {
 
 template <class T>
 double gpu_merge(const T*, std::size_t, const T*, std::size_t, T*, const cuda::merge_tuning*) {
-  throw std::runtime_error("this corank was built without the CUDA backend");
+  no_cuda();
 }
-
-double gpu_spmv_scan(float*, const float*, const std::int64_t*, std::size_t, std::size_t, int,
-                     int) {
-  throw std::runtime_error("this corank was built without the CUDA backend");
-}
-
-#define CORANK_INSTANTIATE(T, tag)                                               \
-  template double gpu_merge<T>(const T*, std::size_t, const T*, std::size_t, T*, \
-                               const cuda::merge_tuning*);
-CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
-#undef CORANK_INSTANTIATE
-
 template <class T>
 double gpu_sort(T*, std::size_t, gpu_sort_algorithm) {
-  throw std::runtime_error("this corank was built without the CUDA backend");
+  no_cuda();
 }
-
-#define CORANK_INSTANTIATE(T, tag) template double gpu_sort<T>(T*, std::size_t, gpu_sort_algorithm);
-CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
-#undef CORANK_INSTANTIATE
-
+double gpu_spmv_scan(float*, const float*, const std::int64_t*, std::size_t, std::size_t, int,
+                     int) {
+  no_cuda();
+}
 template <class T>
 double gpu_search(const T*, std::size_t, const T*, std::size_t, bool, bool, std::uint64_t*) {
-  throw std::runtime_error("this corank was built without the CUDA backend");
+  no_cuda();
 }
 template <class T>
 double gpu_set_operation(set_op, const T*, std::size_t, const T*, std::size_t, T*, std::size_t*) {
-  throw std::runtime_error("this corank was built without the CUDA backend");
+  no_cuda();
 }
 template <class T>
 double gpu_multiway_merge(const T*, const std::uint64_t*, std::size_t, T*) {
-  throw std::runtime_error("this corank was built without the CUDA backend");
+  no_cuda();
 }
 template <class T>
 double gpu_join(join_kind, const T*, std::size_t, const T*, std::size_t, std::vector<std::size_t>&,
                 std::vector<std::size_t>&) {
-  throw std::runtime_error("this corank was built without the CUDA backend");
+  no_cuda();
 }
 
-#define CORANK_INSTANTIATE(T, tag)                                                               \
-  template double gpu_search<T>(const T*, std::size_t, const T*, std::size_t, bool, bool,        \
-                                std::uint64_t*);                                                 \
-  template double gpu_set_operation<T>(set_op, const T*, std::size_t, const T*, std::size_t, T*, \
-                                       std::size_t*);                                            \
-  template double gpu_multiway_merge<T>(const T*, const std::uint64_t*, std::size_t, T*);        \
-  template double gpu_join<T>(join_kind, const T*, std::size_t, const T*, std::size_t,           \
-                              std::vector<std::size_t>&, std::vector<std::size_t>&);
-CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE)
-#undef CORANK_INSTANTIATE
+CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE_GPU_MERGE)
+CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE_GPU_SORT)
+CORANK_FOR_EACH_ELEMENT_TYPE(CORANK_INSTANTIATE_GPU_TOOLBOX)
 
 }  // namespace corank::backend
