@@ -1,7 +1,6 @@
 // corank join {inner,left,full} A B -o PAIRS: the index pairs of equal keys of two sorted files,
 // written as u64 pairs (i, j) one after the other; a missing side (outer joins) is 2^64 - 1.
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -11,6 +10,7 @@
 #include "bench/progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/sorted_input.hpp"
+#include "cli/timed_run.hpp"
 #include "corank/cpu/join.hpp"
 #include "support/backend/gpu.hpp"
 #include "support/backend/gpu_toolbox.hpp"
@@ -38,19 +38,16 @@ void run_join(join_kind kind, const std::string& name, const join_args& args,
   const std::vector<T> b = read_sorted<T>(args.input_b, format, "join " + name);
   progress.step(name + " join on the " + std::string(backend::to_string(where)));
   std::vector<std::size_t> pair_a, pair_b;
-  double ms = 0;
-  if (where == backend::backend_kind::gpu) {
-    ms = backend::gpu_join(kind, a.data(), a.size(), b.data(), b.size(), pair_a, pair_b);
-  } else {
-    cpu::options opt;
-    opt.threads = args.threads;
-    const auto start = std::chrono::steady_clock::now();
-    cpu::join_result r =
-        cpu::join(kind, a.begin(), a.end(), b.begin(), b.end(), corank::less{}, opt);
-    ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    pair_a = std::move(r.a), pair_b = std::move(r.b);
-  }
+  const double ms = timed_run(
+      where, args.threads,
+      [&] {
+        return backend::gpu_join(kind, a.data(), a.size(), b.data(), b.size(), pair_a, pair_b);
+      },
+      [&](const cpu::options& opt) {
+        cpu::join_result r =
+            cpu::join(kind, a.begin(), a.end(), b.begin(), b.end(), corank::less{}, opt);
+        pair_a = std::move(r.a), pair_b = std::move(r.b);
+      });
   progress.step("writing " + args.output);
   std::vector<std::uint64_t> pairs;
   io::resize_for(pairs, 2 * pair_a.size(), "the pairs");

@@ -1,6 +1,5 @@
 // corank merge A B [C ...] -o OUT: merge sorted files of keys (stable: ties in input order).
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -12,6 +11,7 @@
 #include "bench/progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/sorted_input.hpp"
+#include "cli/timed_run.hpp"
 #include "corank/cpu/merge.hpp"
 #include "corank/cpu/multiway_merge.hpp"
 #include "support/backend/gpu.hpp"
@@ -50,17 +50,12 @@ void run_multiway_merge(const merge_args& args, io::file_format format,
   const std::size_t runs = args.inputs.size();
   progress.step("merging " + std::to_string(runs) + " inputs on the " +
                 std::string(backend::to_string(where)));
-  double ms = 0;
-  if (where == backend::backend_kind::gpu) {
-    ms = backend::gpu_multiway_merge(keys.data(), offsets.data(), runs, merged.data());
-  } else {
-    cpu::options opt;
-    opt.threads = args.threads;
-    const auto start = std::chrono::steady_clock::now();
-    cpu::multiway_merge(keys.data(), offsets.data(), runs, merged.data(), corank::less{}, opt);
-    ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  }
+  const double ms = timed_run(
+      where, args.threads,
+      [&] { return backend::gpu_multiway_merge(keys.data(), offsets.data(), runs, merged.data()); },
+      [&](const cpu::options& opt) {
+        cpu::multiway_merge(keys.data(), offsets.data(), runs, merged.data(), corank::less{}, opt);
+      });
   progress.step("writing " + args.output);
   io::write_array(out, merged.data(), merged.size(), format);
   out.commit();
@@ -86,18 +81,15 @@ void run_merge(const merge_args& args, io::file_format format, backend::backend_
   io::resize_for(merged, a.size() + b.size(), "the merged output");
 
   progress.step("merging on the " + std::string(backend::to_string(where)));
-  double ms = 0;
-  if (where == backend::backend_kind::gpu) {
-    ms = backend::gpu_merge(a.data(), a.size(), b.data(), b.size(), merged.data(),
-                            args.tuning ? &*args.tuning : nullptr);
-  } else {
-    cpu::options opt;
-    opt.threads = args.threads;
-    const auto start = std::chrono::steady_clock::now();
-    cpu::merge(a.begin(), a.end(), b.begin(), b.end(), merged.begin(), corank::less{}, opt);
-    ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  }
+  const double ms = timed_run(
+      where, args.threads,
+      [&] {
+        return backend::gpu_merge(a.data(), a.size(), b.data(), b.size(), merged.data(),
+                                  args.tuning ? &*args.tuning : nullptr);
+      },
+      [&](const cpu::options& opt) {
+        cpu::merge(a.begin(), a.end(), b.begin(), b.end(), merged.begin(), corank::less{}, opt);
+      });
   progress.step("writing " + args.output);
   io::write_array(out, merged.data(), merged.size(), format);
   out.commit();

@@ -1,7 +1,6 @@
 // corank search HAYSTACK NEEDLES -o OUT: the lower (or --upper) bound of every needle in a sorted
 // haystack, as u64 indices.
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -11,6 +10,7 @@
 #include "bench/progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/sorted_input.hpp"
+#include "cli/timed_run.hpp"
 #include "corank/cpu/sorted_search.hpp"
 #include "support/backend/gpu.hpp"
 #include "support/backend/gpu_toolbox.hpp"
@@ -40,27 +40,24 @@ void run_search(const search_args& args, io::file_format format, backend::backen
   std::vector<std::uint64_t> index;
   io::resize_for(index, needles.size(), "the indices");
   progress.step("searching on the " + std::string(backend::to_string(where)));
-  double ms = 0;
-  if (where == backend::backend_kind::gpu) {
-    ms = backend::gpu_search(hay.data(), hay.size(), needles.data(), needles.size(), sorted,
-                             args.upper, index.data());
-  } else {
-    cpu::options opt;
-    opt.threads = args.threads;
-    const auto start = std::chrono::steady_clock::now();
-    const auto h0 = hay.begin(), h1 = hay.end();
-    const auto n0 = needles.begin(), n1 = needles.end();
-    const auto i0 = index.begin();
-    const corank::less less;
-    if (sorted)
-      args.upper ? cpu::sorted_upper_bound(h0, h1, n0, n1, i0, less, opt)
-                 : cpu::sorted_lower_bound(h0, h1, n0, n1, i0, less, opt);
-    else
-      args.upper ? cpu::upper_bound(h0, h1, n0, n1, i0, less, opt)
-                 : cpu::lower_bound(h0, h1, n0, n1, i0, less, opt);
-    ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  }
+  const double ms = timed_run(
+      where, args.threads,
+      [&] {
+        return backend::gpu_search(hay.data(), hay.size(), needles.data(), needles.size(), sorted,
+                                   args.upper, index.data());
+      },
+      [&](const cpu::options& opt) {
+        const auto h0 = hay.begin(), h1 = hay.end();
+        const auto n0 = needles.begin(), n1 = needles.end();
+        const auto i0 = index.begin();
+        const corank::less less;
+        if (sorted)
+          args.upper ? cpu::sorted_upper_bound(h0, h1, n0, n1, i0, less, opt)
+                     : cpu::sorted_lower_bound(h0, h1, n0, n1, i0, less, opt);
+        else
+          args.upper ? cpu::upper_bound(h0, h1, n0, n1, i0, less, opt)
+                     : cpu::lower_bound(h0, h1, n0, n1, i0, less, opt);
+      });
   progress.step("writing " + args.output);
   io::write_array(out, index.data(), index.size(), format);
   out.commit();

@@ -1,7 +1,6 @@
 // corank set {union,intersection,difference,symmetric-difference} A B -o C: a set operation on two
 // sorted files of keys, with std::set_*'s multiset semantics.
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -10,6 +9,7 @@
 #include "bench/progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/sorted_input.hpp"
+#include "cli/timed_run.hpp"
 #include "corank/cpu/set_operations.hpp"
 #include "support/backend/gpu.hpp"
 #include "support/backend/gpu_toolbox.hpp"
@@ -38,21 +38,18 @@ void run_set(set_op op, const std::string& name, const set_args& args, io::file_
   std::vector<T> result;
   io::resize_for(result, set_operation_max_outputs(op, a.size(), b.size()), "the output");
   progress.step(name + " on the " + std::string(backend::to_string(where)));
-  double ms = 0;
   std::size_t count = 0;
-  if (where == backend::backend_kind::gpu) {
-    ms = backend::gpu_set_operation(op, a.data(), a.size(), b.data(), b.size(), result.data(),
-                                    &count);
-  } else {
-    cpu::options opt;
-    opt.threads = args.threads;
-    const auto start = std::chrono::steady_clock::now();
-    count = std::size_t(cpu::set_operation(op, a.begin(), a.end(), b.begin(), b.end(),
-                                           result.begin(), corank::less{}, opt) -
-                        result.begin());
-    ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  }
+  const double ms = timed_run(
+      where, args.threads,
+      [&] {
+        return backend::gpu_set_operation(op, a.data(), a.size(), b.data(), b.size(), result.data(),
+                                          &count);
+      },
+      [&](const cpu::options& opt) {
+        count = std::size_t(cpu::set_operation(op, a.begin(), a.end(), b.begin(), b.end(),
+                                               result.begin(), corank::less{}, opt) -
+                            result.begin());
+      });
   progress.step("writing " + args.output);
   io::write_array(out, result.data(), count, format);
   out.commit();

@@ -1,6 +1,5 @@
 // corank sort IN -o OUT: stable sort of a file of keys.
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -9,6 +8,7 @@
 
 #include "bench/progress.hpp"
 #include "cli/commands.hpp"
+#include "cli/timed_run.hpp"
 #include "corank/cpu/sort.hpp"
 #include "support/backend/gpu.hpp"
 #include "support/backend/gpu_sort.hpp"
@@ -40,17 +40,11 @@ void run_sort(const sort_args& args, io::file_format format, backend::gpu_sort_a
   std::vector<T> keys = io::read_array<T>(args.input, format);
 
   progress.step("sorting on the " + std::string(backend::to_string(where)));
-  double ms = 0;
-  if (where == backend::backend_kind::gpu) {
-    ms = backend::gpu_sort(keys.data(), keys.size(), algo);
-  } else {
-    cpu::options opt;
-    opt.threads = args.threads;
-    const auto start = std::chrono::steady_clock::now();
-    cpu::stable_sort(keys.begin(), keys.end(), corank::less{}, opt);
-    ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  }
+  const double ms = timed_run(
+      where, args.threads, [&] { return backend::gpu_sort(keys.data(), keys.size(), algo); },
+      [&](const cpu::options& opt) {
+        cpu::stable_sort(keys.begin(), keys.end(), corank::less{}, opt);
+      });
   progress.step("writing " + args.output);
   io::write_array(out, keys.data(), keys.size(), format);
   out.commit();
