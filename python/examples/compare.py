@@ -16,6 +16,8 @@ import numpy as np
 import corank
 
 
+# The timers are written out here, not imported from python/bench/bench.py: this file is meant to
+# run on its own (and be copied) wherever corank is installed.
 def timed_cpu(fn, reps=5):
     fn()
     times = []
