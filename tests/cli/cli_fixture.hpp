@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "support/seeded_test.hpp"
+#include "support/temp_dir_test.hpp"
 
 namespace fs = std::filesystem;
 
@@ -51,14 +51,8 @@ inline std::string sh_quoted(const std::string& text) {
   return q + "'";
 }
 
-class Cli : public corank::test::seeded_test {
+class Cli : public corank::test::temp_dir_test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("corank_cli_" + std::to_string(rng()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
   template <class T>
@@ -94,8 +88,6 @@ class Cli : public corank::test::seeded_test {
     std::ifstream in(path(name), std::ios::binary);
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   }
-
-  fs::path dir_;
 };
 
 }  // namespace corank::test

@@ -10,21 +10,15 @@
 #include <string>
 
 #include "support/io/output_file.hpp"
-#include "support/seeded_test.hpp"
+#include "support/temp_dir_test.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using corank::io::output_file;
 
-class OutputFile : public corank::test::seeded_test {
+class OutputFile : public corank::test::temp_dir_test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("corank_out_" + std::to_string(rng()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::string read(const fs::path& p) const {
     std::ifstream in(p, std::ios::binary);
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -32,8 +26,6 @@ class OutputFile : public corank::test::seeded_test {
   std::size_t entries() const {
     return std::size_t(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()));
   }
-
-  fs::path dir_;
 };
 
 TEST_F(OutputFile, AnUncommittedOutputLeavesTheOldFileAndNoTemporary) {
