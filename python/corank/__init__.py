@@ -4,7 +4,9 @@ Every function takes 1-D contiguous arrays (2-D for the row forms) that speak DL
 arrays and PyTorch CPU tensors run on the CPU (OpenMP, all cores), CuPy arrays and PyTorch CUDA
 tensors on their GPU. Nothing is copied in: the C++ library reads the caller's memory. Results
 are new arrays of the caller's library on the same device (allocated by that library, so its
-memory pool serves them), or the arrays given as ``out=``.
+memory pool serves them), or the arrays given as ``out=``. GPU arrays that speak only
+``__cuda_array_interface__`` (Numba's device arrays) are wrapped by CuPy without a copy when CuPy
+is installed (else TypeError); results come back as Numba arrays for Numba's, else as CuPy's.
 
 GPU work is queued on the array library's current stream (CuPy's current stream,
 ``torch.cuda.current_stream()``) or on ``stream=`` (an integer handle, or an object with ``.ptr``
@@ -12,9 +14,11 @@ or ``.cuda_stream``), and nothing waits for it: the call returns once the work i
 ``check=True`` checks preconditions the fast path trusts (sorted merge inputs, well-formed GPU
 offsets); on the GPU that waits for the stream.
 
-Keys: int8-int64, uint8-uint64, float32, float64. Values (moved with their keys): any dtype of
-1, 2, 4 or 8 bytes (4 or 8 on the GPU). NaN keys give an unspecified order (the result is still a
-permutation).
+Keys: int8-int64, uint8-uint64, float32, float64; on the CPU also float16 (NumPy, PyTorch) and
+bfloat16 (PyTorch), ordered as float32 keys are (-0.0 and +0.0 tie), and scanned in float32 with
+each output rounded to the dtype (as PyTorch's cumsum; NumPy's float16 cumsum rounds every step and
+stops growing at 2048 for a run of ones). Values (moved with their keys): any dtype of 1, 2, 4 or 8
+bytes (4 or 8 on the GPU). NaN keys give an unspecified order (the result is still a permutation).
 """
 from __future__ import annotations
 
@@ -206,6 +210,8 @@ def _library(x):
             lib = _Torch()
         elif hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
             lib = _Other()
+        elif hasattr(x, "__cuda_array_interface__"):
+            raise _CudaArrayOnly(kind)  # not cached: such calls go through _through_cupy
         else:
             raise TypeError(
                 f"corank: expected a NumPy, CuPy or PyTorch array (or any DLPack array), "
@@ -231,7 +237,9 @@ def _stream_handle(stream):
         handle = getattr(stream, attribute, None)
         if isinstance(handle, int):
             return handle
-    raise TypeError("stream= takes an integer handle or a CuPy/PyTorch stream")
+    if hasattr(type(stream), "__int__"):  # Numba's streams
+        return int(stream)
+    raise TypeError("stream= takes an integer handle or a CuPy, PyTorch or Numba stream")
 
 
 def _flat(x, name):
@@ -273,6 +281,66 @@ def _check_offsets_on_device(offsets, n):
         raise ValueError("offsets must be non-decreasing")
 
 
+# --- Arrays that speak only __cuda_array_interface__ (Numba's, ...) ---------------------------
+
+
+class _CudaArrayOnly(TypeError):
+    """Raised by _library for an array that speaks __cuda_array_interface__ and not DLPack; the
+    public functions catch it and call themselves again through _through_cupy (a try costs
+    nothing while nothing is raised, so the other arrays' calls pay nothing for this path)."""
+
+    def __init__(self, kind):
+        super().__init__(
+            f"corank: a {kind.__name__} speaks only __cuda_array_interface__: install CuPy "
+            "(corank wraps such arrays with it, without a copy), or pass a DLPack array"
+        )
+
+
+def _speaks_only_cai(x):
+    return hasattr(x, "__cuda_array_interface__") and not hasattr(x, "__dlpack__")
+
+
+def _cai_only_arrays(arguments):
+    for value in arguments.values():
+        for item in value if isinstance(value, tuple) else (value,):  # spmv_scan's matrix tuple
+            if _speaks_only_cai(item):
+                yield item
+
+
+def _through_cupy(function, arguments):
+    """function(**arguments) with every array that speaks only __cuda_array_interface__ wrapped
+    by CuPy (zero-copy; CuPy synchronises with the stream the array names, as the interface's
+    version 3 asks), so queued on CuPy's current stream or stream=. Results come back as the
+    caller's out= arrays, as Numba device arrays for Numba's arrays (zero-copy views of CuPy's
+    memory, which they keep alive), else as CuPy arrays."""
+    caller_kind = type(next(_cai_only_arrays(arguments)))
+    try:
+        import cupy
+    except ImportError:
+        raise _CudaArrayOnly(caller_kind) from None
+
+    def wrapped(value):
+        if isinstance(value, tuple):
+            return tuple(map(wrapped, value))
+        return cupy.asarray(value) if _speaks_only_cai(value) else value
+
+    converted = {name: wrapped(value) for name, value in arguments.items()}
+    given = {id(converted[name]): arguments[name] for name in ("out", "values_out")
+             if _speaks_only_cai(arguments.get(name))}
+    result = function(**converted)
+
+    def back(r):
+        if id(r) in given:
+            return given[id(r)]
+        if caller_kind.__module__.split(".")[0] == "numba":
+            from numba import cuda
+
+            return cuda.as_cuda_array(r)
+        return r
+
+    return tuple(map(back, result)) if isinstance(result, tuple) else back(result)
+
+
 # --- Merge ---------------------------------------------------------------------------------
 
 
@@ -286,7 +354,10 @@ def merge(a, b, values_a=None, values_b=None, *, descending=False, check=False, 
     the GPU this waits for the stream), else an unsorted input gives an unspecified permutation.
     ``out``/``values_out``: arrays of ``len(a) + len(b)`` items to write into.
     """
-    lib = _library(a)
+    try:
+        lib = _library(a)
+    except _CudaArrayOnly:
+        return _through_cupy(merge, locals())  # the arguments, as called
     module = lib.module(a)
     _flat(a, "a"), _flat(b, "b")
     if check:
@@ -313,7 +384,10 @@ def argmerge(a, b, *, descending=False, check=False, out=None, stream=None):
     """Where each item of the stable merge of ``a`` and ``b`` comes from: int64 indices into
     their concatenation (``i < len(a)``: ``a[i]``, else ``b[i - len(a)]``), as
     ``argsort(concatenate([a, b]), stable)`` would give for sorted inputs."""
-    lib = _library(a)
+    try:
+        lib = _library(a)
+    except _CudaArrayOnly:
+        return _through_cupy(argmerge, locals())  # the arguments, as called
     module = lib.module(a)
     _flat(a, "a"), _flat(b, "b")
     if check:
@@ -337,7 +411,10 @@ def sort(x, values=None, *, stable=True, descending=False, out=None, values_out=
     """Sorted copy of 1-D ``x`` (a stable merge sort, whatever ``stable`` says: it is the fastest
     here). With ``values``, returns ``(keys, values)``, the values moved with their keys.
     ``out=x`` (and ``values_out=values``) sorts in place."""
-    lib = _library(x)
+    try:
+        lib = _library(x)
+    except _CudaArrayOnly:
+        return _through_cupy(sort, locals())  # the arguments, as called
     module = lib.module(x)
     _flat(x, "x")
     if out is None:
@@ -356,7 +433,10 @@ def sort(x, values=None, *, stable=True, descending=False, out=None, values_out=
 
 def argsort(x, *, stable=True, descending=False, out=None, stream=None):
     """int64 indices that sort 1-D ``x`` stably (ties in their original order)."""
-    lib = _library(x)
+    try:
+        lib = _library(x)
+    except _CudaArrayOnly:
+        return _through_cupy(argsort, locals())  # the arguments, as called
     module = lib.module(x)
     _flat(x, "x")
     if out is None:
@@ -393,7 +473,10 @@ def sort_segments(x, offsets=None, values=None, *, stable=True, descending=False
     unstable segmented sort. Offsets of another integer dtype are converted to int64 (a copy of
     the offsets only). On the GPU, ``check=True`` verifies the offsets (and waits); unchecked
     malformed offsets there are undefined behaviour."""
-    lib = _library(x)
+    try:
+        lib = _library(x)
+    except _CudaArrayOnly:
+        return _through_cupy(sort_segments, locals())  # the arguments, as called
     module = lib.module(x)
     flat, offsets = _segments(lib, x, offsets, check, module)
     if out is None:
@@ -420,23 +503,26 @@ def _identity(x, op):
     import numpy
 
     kind = str(x.dtype).split(".")[-1]
-    dtype = numpy.dtype(kind)
-    if dtype.kind == "f":
+    if kind == "bfloat16" or numpy.dtype(kind).kind == "f":  # NumPy has no bfloat16
         return -numpy.inf if op == "max" else numpy.inf
-    info = numpy.iinfo(dtype)
+    info = numpy.iinfo(numpy.dtype(kind))
     return int(info.min) if op == "max" else int(info.max)
 
 
 def segmented_scan(x, offsets=None, op="add", exclusive=False, *, initial=None, check=False,
                    out=None, stream=None):
     """Scan of each segment (CSR offsets, or the rows of a 2-D ``x``) by ``op`` ("add", "max",
-    "min"), in ``x``'s dtype (integers wrap as in ``numpy.cumsum(x, dtype=x.dtype)``).
+    "min"), in ``x``'s dtype (integers wrap as in ``numpy.cumsum(x, dtype=x.dtype)``; float16 and
+    bfloat16 accumulate in float32, each output rounded to the dtype).
     ``exclusive=True`` starts each segment at ``initial`` (default: 0 for add, the dtype's
     lowest/highest value for max/min). ``out=x`` scans in place. The GPU takes 4- and 8-byte
     dtypes."""
     if op not in _SCAN_OPS:
         raise ValueError(f"op must be 'add', 'max' or 'min' (got {op!r})")
-    lib = _library(x)
+    try:
+        lib = _library(x)
+    except _CudaArrayOnly:
+        return _through_cupy(segmented_scan, locals())  # the arguments, as called
     module = lib.module(x)
     flat, offsets = _segments(lib, x, offsets, check, module)
     if out is None:
@@ -465,7 +551,11 @@ def spmv_scan(matrix, x, iterations=1, *, check=False, out=None, stream=None):
             raise TypeError("matrix must be a CSR matrix or (data, indices, indptr)") from None
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
         raise ValueError("iterations must be an integer >= 0")
-    lib = _library(data)
+    try:
+        lib = _library(data)
+    except _CudaArrayOnly:
+        return _through_cupy(spmv_scan, dict(matrix=matrix, x=x, iterations=iterations,
+                                             check=check, out=out, stream=stream))
     module = lib.module(data)
     _flat(data, "data"), _flat(x, "x")
     if _size(indices) != _size(data):

@@ -1,8 +1,11 @@
 """Type stubs of corank: functions on NumPy, CuPy and PyTorch arrays (see corank/__init__.py)."""
 from typing import Any, Literal, Optional, Tuple, TypeVar, Union, overload
 
-Array = TypeVar("Array")  # numpy.ndarray, cupy.ndarray, torch.Tensor, or another DLPack array
-Stream = Union[int, Any]  # an integer handle, or an object with .ptr / .cuda_stream
+# numpy.ndarray, cupy.ndarray, torch.Tensor, another DLPack array, or a GPU array that speaks only
+# __cuda_array_interface__ (a Numba device array: through CuPy). Keys: int8-int64, uint8-uint64,
+# float32, float64; float16 and bfloat16 on the CPU.
+Array = TypeVar("Array")
+Stream = Union[int, Any]  # an integer handle, an object with .ptr / .cuda_stream, a Numba stream
 ScanOp = Literal["add", "max", "min"]
 
 __version__: str

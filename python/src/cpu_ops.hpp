@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "choices.hpp"
+#include "half_float.hpp"
 #include "ops.hpp"
 
 namespace corank_py {
@@ -115,19 +116,29 @@ template <class K>
 void scan_ops<K>::segmented_scan(const K* in, std::size_t n, const std::int64_t* offsets,
                                  std::size_t num_segments, K* out, scan_op op, bool exclusive,
                                  K init, stream_handle) {
-  with_scan_op(op, [&](auto scan) {
-    if (exclusive)
-      corank::cpu::segmented_exclusive_scan(in, n, offsets, num_segments, out, init, scan);
-    else
-      corank::cpu::segmented_inclusive_scan(in, n, offsets, num_segments, out, scan);
-  });
+  const auto run = [&](auto items, auto results, auto first) {
+    with_scan_op(op, [&](auto scan) {
+      if (exclusive)
+        corank::cpu::segmented_exclusive_scan(items, n, offsets, num_segments, results, first,
+                                              scan);
+      else
+        corank::cpu::segmented_inclusive_scan(items, n, offsets, num_segments, results, scan);
+    });
+  };
+  if constexpr (is_half_float<K>)  // in float, each output rounded (half_float.hpp says why)
+    run(widened<K>{in}, narrowed<K>{out}, static_cast<float>(init));
+  else
+    run(in, out, init);
 }
 
 template <class K>
 void scan_ops<K>::spmv_scan(K* a, const K* scale, std::size_t n, const std::int64_t* offsets,
                             std::size_t num_segments, long long iterations, stream_handle) {
-  corank::cpu::scaled_segmented_scan_iterations(a, scale, n, offsets, num_segments, iterations,
-                                                corank::plus{});
+  if constexpr (is_half_float<K>)
+    throw std::invalid_argument("spmv_scan: no 2-byte float iteration");  // module.cpp refuses it
+  else
+    corank::cpu::scaled_segmented_scan_iterations(a, scale, n, offsets, num_segments, iterations,
+                                                  corank::plus{});
 }
 
 }  // namespace corank_py

@@ -97,11 +97,18 @@ void apart(const view& out, const view& in, const char* name_out, const char* na
     throw nb::value_error((std::string(name_out) + " overlaps " + name_in).c_str());
 }
 
-/// f(K{}) when this build has K (CORANK_PYTHON_KEYS), else TypeError.
+/// f(K{}) when this module has K (CORANK_PYTHON_KEYS, and CORANK_PYTHON_CPU_KEYS on the CPU),
+/// else TypeError.
 template <class K, class F>
 void if_built(const char* what, F&& f) {
-  if constexpr (built_key<K>)
+  constexpr bool cpu_only = built_cpu_key<K> && !built_key<K>;
+  if constexpr (built_key<K> || (cpu_only && backend_device == nb::device::cpu::value))
     f(K{});
+  else if constexpr (cpu_only)
+    throw nb::type_error((std::string("corank.") + what +
+                          ": float16 and bfloat16 keys run on the CPU only (NumPy arrays, "
+                          "PyTorch CPU tensors)")
+                             .c_str());
   else
     throw nb::type_error(
         (std::string("corank.") + what + ": this build of corank leaves out this dtype").c_str());
@@ -136,14 +143,19 @@ void with_key_type(nb::dlpack::dtype t, const char* what, F&& f) {
     }
   } else if (c == code::Float) {
     switch (t.bits) {
+      case 16:
+        return if_built<float16>(what, f);
       case 32:
         return if_built<float>(what, f);
       case 64:
         return if_built<double>(what, f);
     }
+  } else if (c == code::Bfloat && t.bits == 16) {
+    return if_built<bfloat16>(what, f);
   }
   throw nb::type_error((std::string("corank.") + what +
-                        ": keys must be int8-int64, uint8-uint64, float32 or float64")
+                        ": keys must be int8-int64, uint8-uint64, float32, float64, or float16 "
+                        "or bfloat16 on the CPU")
                            .c_str());
 }
 
@@ -315,7 +327,9 @@ void sort_segments(const input& keys_in, const input& offsets_in, const output& 
 template <class K>
 K number_as(nb::handle init) {
   if (init.is_none()) return K{};
-  if constexpr (std::is_floating_point_v<K>)
+  if constexpr (is_half_float<K>)
+    return K::from(static_cast<float>(nb::cast<double>(init)));
+  else if constexpr (std::is_floating_point_v<K>)
     return static_cast<K>(nb::cast<double>(init));
   else
     return nb::cast<K>(init);
@@ -369,6 +383,8 @@ void spmv_scan(const output& a_in, const input& scale_in, const input& offsets_i
   if (iterations < 0) throw nb::value_error("iterations must be at least 0");
   with_key_type(a.dtype, "spmv_scan", [&](auto key) {
     using K = decltype(key);
+    if constexpr (is_half_float<K>)
+      throw nb::type_error("corank.spmv_scan: float16 and bfloat16 values are not supported");
     check_scan_dtype(a, "spmv_scan");
     on_device(a.device_id, [&] {
       scan_ops<K>::spmv_scan(static_cast<K*>(a.data), static_cast<const K*>(scale.data), a.size,

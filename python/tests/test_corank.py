@@ -312,7 +312,8 @@ def test_spmv_scan_matches_a_double_reference(backend, rng, dtype, iterations):
 
 
 def test_unsupported_dtypes_are_type_errors(backend):
-    for dtype in (np.float16, np.bool_, np.complex64):
+    # float16 and bfloat16: test_half_floats.py (keys on the CPU, a TypeError on the GPU)
+    for dtype in (np.bool_, np.complex64):
         try:
             x = backend.to_device(np.zeros(4, dtype))
         except (TypeError, ValueError, RuntimeError):
@@ -387,3 +388,52 @@ def test_read_only_output_is_refused():
     ro = np.arange(4, dtype=np.int32)
     ro.flags.writeable = False
     np.testing.assert_array_equal(corank.sort(ro), ro)  # read-only inputs are fine
+
+
+# --- arrays that speak only __cuda_array_interface__ (Numba's device arrays, ...) ----------
+
+
+class CudaArrayOnly:
+    """A GPU array that speaks __cuda_array_interface__ and not DLPack (as Numba's do)."""
+
+    def __init__(self, interface, keep=None):
+        self.__cuda_array_interface__ = interface
+        self.keep = keep  # the memory's owner
+
+
+def test_cuda_array_interface_only_needs_cupy(monkeypatch):
+    fake = CudaArrayOnly({"shape": (4,), "typestr": "<i4", "data": (0, False), "version": 3})
+    monkeypatch.setitem(__import__("sys").modules, "cupy", None)  # import cupy fails
+    for call in (lambda: corank.sort(fake), lambda: corank.merge(fake, fake),
+                 lambda: corank.segmented_scan(fake, fake),
+                 lambda: corank.spmv_scan((fake, fake, fake), fake)):
+        with pytest.raises(TypeError, match="speaks only __cuda_array_interface__: install CuPy"):
+            call()
+
+
+def test_cuda_array_interface_only_arrays_are_wrapped_by_cupy(rng):
+    cupy = pytest.importorskip("cupy")
+    if not corank.gpu_available():
+        pytest.skip("no GPU")
+    x = random_keys(rng, 10000, np.int32)
+    owner = cupy.asarray(x)
+    cai = CudaArrayOnly(owner.__cuda_array_interface__, owner)
+    got = corank.sort(cai)  # an unknown kind: a CuPy array
+    np.testing.assert_array_equal(cupy.asnumpy(got), np.sort(x))
+    out_owner = cupy.zeros(10000, cupy.int32)
+    out = CudaArrayOnly(out_owner.__cuda_array_interface__, out_owner)
+    assert corank.sort(cai, out=out, descending=True) is out
+    np.testing.assert_array_equal(cupy.asnumpy(out_owner), np.sort(x)[::-1])
+    offsets = np.array([0, 5000, 10000])
+    scanned = corank.segmented_scan(cai, CudaArrayOnly(cupy.asarray(offsets)
+                                                       .__cuda_array_interface__))
+    np.testing.assert_array_equal(cupy.asnumpy(scanned), scan_reference(x, offsets, "add",
+                                                                        False, 0))
+    try:
+        from numba import cuda
+    except ImportError:
+        return
+    numba_x = cuda.to_device(x)
+    got = corank.argsort(numba_x)
+    assert type(got).__module__.startswith("numba")  # the caller's kind
+    np.testing.assert_array_equal(got.copy_to_host(), np.argsort(x, kind="stable"))

@@ -1,0 +1,207 @@
+"""float16 and bfloat16 keys (the CPU module): ordered as float32 keys are (-0.0 == +0.0, ties
+in input order), scans accumulated in float32 with each output rounded to the dtype. float16 on
+NumPy and PyTorch CPU tensors; bfloat16 on PyTorch CPU tensors, and through DLPack (conftest's
+DLPackBits) where PyTorch is not installed. On the GPU both are a TypeError."""
+import numpy as np
+import pytest
+from conftest import HALF_DTYPES, DLPackBits, HalfArrays, bfloat16_bits
+
+import corank
+
+SIZES = [0, 1, 2, 33, 4095, 4097, 65537, 100003]
+
+
+@pytest.fixture(params=HALF_DTYPES)
+def half(request, backend):
+    arrays = HalfArrays(backend, request.param)
+    if backend.gpu:  # the GPU module has no 2-byte float keys: every function says so
+        x = arrays.to_device(np.arange(4, dtype=np.float32))
+        offsets = backend.to_device(np.array([0, 4]))
+        for call in (lambda: corank.sort(x), lambda: corank.argsort(x),
+                     lambda: corank.merge(x, x), lambda: corank.sort_segments(x, offsets),
+                     lambda: corank.segmented_scan(x, offsets)):
+            with pytest.raises(TypeError, match="CPU only"):
+                call()
+        pytest.skip("2-byte float keys run on the CPU only")
+    return arrays
+
+
+def half_keys(rng, n, distinct=None):
+    """float32 values exact in both 2-byte dtypes (multiples of 1/4 up to 64: 8 significant
+    bits), with duplicates and zeros of both signs."""
+    if distinct is None:
+        distinct = max(1, min(n // 4, 256))
+    x = (rng.integers(-distinct, distinct + 1, n) / 4).astype(np.float32)
+    x[rng.random(n) < 0.5 / max(distinct, 1)] = -0.0
+    return x
+
+
+def rounded(half, values):
+    """float32 values rounded to the dtype (the array library's own rounding where it has one)."""
+    values = np.asarray(values, np.float32)
+    if half.dtype == "float16":
+        return values.astype(np.float16).astype(np.float32)
+    return (bfloat16_bits(values).astype(np.uint32) << 16).view(np.float32)
+
+
+def same_bits(half, got, want_float32):
+    """got holds exactly the values want_float32 rounds to, zeros' signs included."""
+    want = rounded(half, want_float32)
+    np.testing.assert_array_equal(half.to_numpy(got), want)
+    np.testing.assert_array_equal(np.signbit(half.to_numpy(got)), np.signbit(want))
+
+
+def call(half, function, *args, out_size=None, **kwargs):
+    """function(*args), with out= where the arrays are DLPackBits (corank cannot allocate them)."""
+    if out_size is not None and half.empty(out_size) is not None:
+        kwargs["out"] = half.empty(out_size)
+    return function(*args, **kwargs)
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_orders_as_float32_keys_with_ties_in_input_order(backend, half, rng, n, descending):
+    x = half_keys(rng, n)
+    order = np.argsort(-x if descending else x, kind="stable")  # -0.0 == +0.0: a tie
+    got = call(half, corank.sort, half.to_device(x), out_size=n, descending=descending)
+    same_bits(half, got, x[order])
+
+
+@pytest.mark.parametrize("n", [0, 1, 4097, 65537])
+def test_argsort_and_sort_by_key_are_stable(backend, half, rng, n):
+    x = half_keys(rng, n, distinct=20)
+    want = np.argsort(x, kind="stable")
+    if half.kind != "dlpack":  # argsort allocates its key buffer like x
+        np.testing.assert_array_equal(backend.to_numpy(corank.argsort(half.to_device(x))), want)
+    values = np.arange(n, dtype=np.int32)
+    keys_out = half.empty(n)
+    keys, moved = corank.sort(half.to_device(x), backend.to_device(values),
+                              **({"out": keys_out} if keys_out is not None else {}))
+    same_bits(half, keys, x[want])
+    np.testing.assert_array_equal(backend.to_numpy(moved), values[want])
+
+
+@pytest.mark.parametrize("m,n", [(0, 0), (0, 5), (1, 1), (4096, 4097), (70000, 3)])
+def test_merge_takes_a_first_on_ties_and_zeros_of_both_signs_tie(backend, half, rng, m, n):
+    a = half_keys(rng, m, distinct=30)
+    b = half_keys(rng, n, distinct=30)
+    a, b = a[np.argsort(a, kind="stable")], b[np.argsort(b, kind="stable")]
+    both = np.concatenate([a, b])
+    got = call(half, corank.merge, half.to_device(a), half.to_device(b), out_size=m + n,
+               check=half.kind != "dlpack")
+    same_bits(half, got, both[np.argsort(both, kind="stable")])
+
+
+@pytest.mark.parametrize("n,segments", [(0, 1), (100, 1), (20000, 3000), (100003, 7)])
+def test_sort_segments_sorts_each_segment(backend, half, rng, n, segments):
+    x = half_keys(rng, n)
+    cuts = np.sort(rng.integers(0, n + 1, segments - 1))
+    offsets = np.concatenate([[0], cuts, [n]]).astype(np.int64)
+    want = x.copy()
+    for s in range(segments):
+        seg = x[offsets[s]:offsets[s + 1]]
+        want[offsets[s]:offsets[s + 1]] = seg[np.argsort(seg, kind="stable")]
+    got = call(half, corank.sort_segments, half.to_device(x), backend.to_device(offsets),
+               out_size=n)
+    same_bits(half, got, want)
+
+
+def test_sort_segments_sorts_the_rows_of_a_2d_tensor(backend, half, rng):
+    if half.kind not in ("numpy", "torch"):
+        pytest.skip("2-D arrays of NumPy float16 or PyTorch")
+    x = half_keys(rng, 7 * 1000).reshape(7, 1000)
+    got = corank.sort_segments(half.to_device(x.reshape(-1)).reshape(7, 1000))
+    same_bits(half, got.reshape(-1), np.sort(x, axis=1, kind="stable").reshape(-1))
+
+
+@pytest.mark.parametrize("op", ["add", "max", "min"])
+@pytest.mark.parametrize("exclusive", [False, True])
+@pytest.mark.parametrize("n,segments", [(0, 1), (1, 1), (4097, 1), (65537, 300)])
+def test_segmented_scan_accumulates_in_float32(backend, half, rng, op, exclusive, n, segments):
+    # Sums of quarters below 2^24 / 4 are exact in float32 in any order: the reference's float32
+    # scan, rounded once per output, is then the only right answer.
+    x = half_keys(rng, n, distinct=8)
+    cuts = np.sort(rng.integers(0, n + 1, segments - 1))
+    offsets = np.concatenate([[0], cuts, [n]]).astype(np.int64)
+    ufunc = {"add": np.add, "max": np.maximum, "min": np.minimum}[op]
+    init = {"add": 0.0, "max": -np.inf, "min": np.inf}[op]
+    want = x.copy()
+    for s in range(segments):
+        seg = x[offsets[s]:offsets[s + 1]]
+        if len(seg):
+            scan = ufunc.accumulate(seg, dtype=np.float32)
+            want[offsets[s]:offsets[s + 1]] = np.concatenate([[init], scan[:-1]]) if exclusive \
+                else scan
+    got = call(half, corank.segmented_scan, half.to_device(x), backend.to_device(offsets), op,
+               exclusive, out_size=n)
+    np.testing.assert_array_equal(half.to_numpy(got), rounded(half, want))
+
+
+def test_long_sums_keep_growing(backend, half):
+    # 5000 ones: a float16 running sum stops at 2048 (numpy.cumsum), one held in float32 does not.
+    x = half.to_device(np.ones(5000, np.float32))
+    got = call(half, corank.segmented_scan, x, backend.to_device(np.array([0, 5000])),
+               out_size=5000)
+    np.testing.assert_array_equal(half.to_numpy(got), rounded(half, np.arange(1, 5001)))
+
+
+def test_exclusive_initial_is_rounded_to_the_dtype(backend, half):
+    x = half.to_device(np.array([1, 2, 3], np.float32))
+    got = call(half, corank.segmented_scan, x, backend.to_device(np.array([0, 3])), "add", True,
+               initial=1 / 3, out_size=3)
+    first = rounded(half, [1 / 3])[0]
+    np.testing.assert_array_equal(half.to_numpy(got), rounded(half, [first, first + 1,
+                                                                     first + 3]))
+
+
+def test_every_bit_pattern_converts_and_sums_round_to_nearest_even(backend, half, rng):
+    # Segments of two items [a, b] scan to [a, round(float(a) + float(b))]: all 65536 patterns as
+    # a (subnormals, infinities, NaNs, both zeros) against random b, and pairs near the largest
+    # value and the subnormal range.
+    a = np.arange(65536, dtype=np.uint16)
+    b = rng.integers(0, 65536, 65536).astype(np.uint16)
+    if half.dtype == "float16":
+        big, tiny = np.uint16(0x7bff), np.uint16(0x0001)
+    else:
+        big, tiny = np.uint16(0x7f7f), np.uint16(0x0001)
+    b[:1024] = big - np.arange(1024, dtype=np.uint16) % 8
+    b[1024:2048] = tiny + np.arange(1024, dtype=np.uint16) % 64
+    to_float = (lambda v: v.view(np.float16).astype(np.float32)) if half.dtype == "float16" \
+        else (lambda v: (v.astype(np.uint32) << 16).view(np.float32))
+    pairs = np.stack([to_float(a), to_float(b)], axis=1).reshape(-1)
+    offsets = np.arange(0, 2 * 65536 + 1, 2)
+    got = half.bits(call(half, corank.segmented_scan, half.to_device(pairs),
+                         backend.to_device(offsets), out_size=2 * 65536))
+    with np.errstate(over="ignore", invalid="ignore"):
+        sums = to_float(a) + to_float(b)
+    want = np.stack([a, rounded_bits(half, sums)], axis=1).reshape(-1)
+    nan = np.isnan(pairs)
+    nan[1::2] = np.isnan(sums)
+    np.testing.assert_array_equal(got[~nan], want[~nan])
+    exponent_ones = 0x7c00 if half.dtype == "float16" else 0x7f80
+    assert np.all((got[nan] & 0x7fff) > exponent_ones)  # NaN stays NaN
+
+
+def rounded_bits(half, values):
+    if half.dtype == "float16":
+        with np.errstate(over="ignore"):  # past the largest value: infinity
+            return np.asarray(values, np.float32).astype(np.float16).view(np.uint16)
+    return bfloat16_bits(values)
+
+
+def test_spmv_scan_refuses_2_byte_floats(backend, half):
+    if half.kind == "dlpack":
+        pytest.skip("spmv_scan gathers x[indices]: NumPy, CuPy and PyTorch arrays")
+    data = half.to_device(np.ones(4, np.float32))
+    with pytest.raises(TypeError, match="float16 and bfloat16"):
+        corank.spmv_scan((data, backend.to_device(np.arange(4)), backend.to_device(
+            np.array([0, 4]))), data)
+
+
+def test_bfloat16_through_dlpack_needs_out_or_says_so():
+    x = DLPackBits(np.array([0x3f80, 0x4000], np.uint16), "bfloat16")
+    with pytest.raises(TypeError, match="pass out="):
+        corank.sort(x)
+    out = DLPackBits(np.zeros(2, np.uint16), "bfloat16")
+    assert corank.sort(x, out=out, descending=True) is out
+    np.testing.assert_array_equal(out.bits, [0x4000, 0x3f80])
