@@ -17,6 +17,8 @@ skips (a CPU-only run has no GPU figures):
      CUB's two segmented scans), segmented_sort_sweep (Gkeys/s and speed-up over the newest
      CUB's DeviceSegmentedSort by segment length), and sweep_summary.md, the tables of the
      targets
+  8. toolbox_cpu, toolbox_gpu  the co-rank toolbox at the largest size: each contender's speed-up
+     over its primitive's baseline, and its GB/s as a fraction of the copy's
 Error bars span the fastest and slowest timed run (the dot is the median).
 Needs only matplotlib (Debian's python3-matplotlib): without it in this Python, the script runs
 again with /usr/bin/python3.
@@ -480,6 +482,47 @@ class Plotter:
         self.segsort_sweep()
         self.summary()
 
+    # 8 -----------------------------------------------------------------------------------------
+    def toolbox(self):
+        for backend in ("cpu", "gpu"):
+            name, rows = f"toolbox_{backend}", self.doc.rows(f"{backend} toolbox")
+            if not rows:
+                self.skip(name, f"no '{backend} toolbox' experiment")
+                continue
+            size = max(r["size"] for r in rows)
+            rows = [r for r in rows if r["size"] == size]
+            copy = next((r for r in rows if r["role"] == "copy"), None)
+            groups = list(dict.fromkeys(r["group"] for r in rows if r["role"] != "copy"))
+            bars = []  # (label, speed-up or None, % copy or None), grouped by primitive
+            for g in groups:
+                mine = [r for r in rows if r["group"] == g]
+                base = next((r for r in mine if r["role"] == "baseline"), None)
+                for r in mine:
+                    where = f", {r['threads']} thr" if backend == "cpu" else ""
+                    up = base["median_ms"] / r["median_ms"] if base and r is not base else None
+                    frac = (100 * (r["bytes"] / r["median_ms"]) / (copy["bytes"] / copy["median_ms"])
+                            if copy else None)
+                    bars.append((f"{g}: {r['contender']}{where}", up, frac, r["contender"]))
+            fig, axes = plt.subplots(1, 2, figsize=(15, 0.28 * len(bars) + 1.5), sharey=True)
+            ys = list(range(len(bars)))[::-1]
+            colours = [("C0" if c.startswith("corank") else "C7") for _, _, _, c in bars]
+            axes[0].barh(ys, [b[1] or 0 for b in bars], color=colours)
+            for y, b in zip(ys, bars):
+                if b[1] is None:
+                    axes[0].text(1, y, " baseline" if b[2] is not None else "", va="center",
+                                 fontsize=7)
+            axes[0].set_xscale("log")
+            axes[0].axvline(1, color="grey", lw=1)
+            axes[0].set_xlabel("speed-up over the primitive's baseline (log)")
+            axes[0].set_yticks(ys)
+            axes[0].set_yticklabels([b[0] for b in bars], fontsize=7)
+            axes[1].barh(ys, [b[2] or 0 for b in bars], color=colours)
+            axes[1].set_xlabel("% of the copy's GB/s (bytes each primitive must move, same run)")
+            for ax in axes:
+                ax.grid(True, axis="x", which="both", alpha=0.3)
+            self.save(fig, name, f"8. The co-rank toolbox, {backend.upper()}, {human(size)} u32 "
+                      "per input (blue: corank)")
+
     def is_newest(self, contender):
         """Whether a CUB row is the newest CUB's (the baseline's version)."""
         for e in self.doc.experiments.values():
@@ -739,7 +782,7 @@ def main():
     doc = Doc(docs)
     os.makedirs(args.out, exist_ok=True)
     p = Plotter(doc, args.out, [f.strip() for f in args.format.split(",") if f.strip()])
-    for step in (p.cpu_merge, p.gpu_merge, p.sorts, p.scans, p.sweeps):
+    for step in (p.cpu_merge, p.gpu_merge, p.sorts, p.scans, p.sweeps, p.toolbox):
         step()
     for path in p.made:
         print(f"wrote {path}")

@@ -158,7 +158,7 @@ TEST_F(Cli, BenchAllOnTheCpuWritesOneJsonDocumentOfEveryCpuExperiment) {
   const std::string text((std::istreambuf_iterator<char>(json)), std::istreambuf_iterator<char>());
   for (const char* key : {"\"machine\"", "\"gpu\"", "\"versions\"", "\"copy_bandwidth\"",
                           "\"experiments\"", "\"cpu merge\"", "\"cpu sort\"", "\"cpu spmv-scan\"",
-                          "\"median_ms\"", "\"min_ms\"", "\"max_ms\""})
+                          "\"cpu toolbox\"", "\"median_ms\"", "\"min_ms\"", "\"max_ms\""})
     EXPECT_NE(text.find(key), std::string::npos) << key << " missing in " << text.substr(0, 400);
   EXPECT_NE(text.find("skipped (cpu backend)"), std::string::npos);
   EXPECT_EQ(r.output.find("WRONG"), std::string::npos) << r.output;
@@ -192,6 +192,20 @@ TEST_F(Cli, BenchSortCpuChecksEveryOutput) {
   const result r = run_cli("bench sort --backend cpu --quiet --sizes 1K,5000 --threads 2");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("corank::cpu::stable_sort"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("WRONG"), std::string::npos) << r.output;
+}
+
+TEST_F(Cli, BenchToolboxCpuChecksEveryOutput) {
+  // Sizes 1 (empty runs of the k-way merge, one segment) and 5000, at least 5 runs each.
+  const result r =
+      run_cli("bench toolbox --backend cpu --quiet --sizes 1,5000 --threads 2 --min-runs 5");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* name :
+       {"corank::cpu::sorted_lower_bound", "corank::cpu::lower_bound", "corank::cpu::set_union",
+        "corank::cpu::set_intersection", "corank::cpu::set_difference",
+        "corank::cpu::set_symmetric_difference", "corank::cpu::join",
+        "corank::cpu::load_balancing_search", "corank::cpu::multiway_merge"})
+    EXPECT_NE(r.output.find(name), std::string::npos) << name << " missing in " << r.output;
   EXPECT_EQ(r.output.find("WRONG"), std::string::npos) << r.output;
 }
 

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "corank/cuda/join.cuh"
@@ -361,4 +363,130 @@ TEST_F(GpuToolbox, JoinSpreadsAHugeManyToManyMatch) {
   EXPECT_EQ(ga[pairs - 2], corank::no_match);
   EXPECT_EQ(gb[pairs - 2], 0u);
   EXPECT_EQ(gb[pairs - 1], 4001u);
+}
+
+// --- past 32-bit sizes: one-byte keys in blocks of equal keys (cudaMemset), checked by blocks ---
+
+namespace {
+
+/// Blocks of equal one-byte keys, in order: (key, how many).
+using key_blocks = std::vector<std::pair<std::uint8_t, std::uint64_t>>;
+
+std::uint64_t total_of(const key_blocks& blocks) {
+  std::uint64_t total = 0;
+  for (const auto& b : blocks) total += b.second;
+  return total;
+}
+
+/// The blocks on the device (null when there is no room for them: the caller skips).
+std::unique_ptr<device_buffer<std::uint8_t>> device_blocks(const key_blocks& blocks) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess || free_bytes < total_of(blocks))
+    return nullptr;
+  auto d = std::make_unique<device_buffer<std::uint8_t>>(total_of(blocks));
+  std::uint64_t at = 0;
+  for (const auto& [key, count] : blocks) {
+    EXPECT_EQ(cudaMemset(d->data() + at, key, count), cudaSuccess);
+    at += count;
+  }
+  return d;
+}
+
+/// The blocks of the first n keys of a device array.
+key_blocks blocks_on_device(const std::uint8_t* d, std::uint64_t n) {
+  std::vector<std::uint8_t> host(n);
+  EXPECT_EQ(cudaMemcpy(host.data(), d, n, cudaMemcpyDeviceToHost), cudaSuccess);
+  key_blocks blocks;
+  for (std::uint64_t i = 0; i < n; ++i)
+    if (blocks.empty() || blocks.back().first != host[i])
+      blocks.push_back({host[i], 1});
+    else
+      ++blocks.back().second;
+  return blocks;
+}
+
+}  // namespace
+
+TEST_F(GpuToolbox, SetOperationsTakeSizesPast32Bits) {
+  CORANK_REQUIRE_GPU();
+  const std::uint64_t g = std::uint64_t(1) << 30;
+  const key_blocks a{{0, g}, {1, g + 3}, {2, 5}}, b{{1, g + 1}, {2, g + 9}, {3, 7}};
+  const std::uint64_t m = total_of(a), n = total_of(b);
+  ASSERT_GT(m + n, std::uint64_t(1) << 32);
+  const auto da = device_blocks(a), db = device_blocks(b);
+  if (!da || !db) GTEST_SKIP() << "no room for " << m + n << " bytes of inputs";
+  device_buffer<std::uint8_t> out(m + n);
+  if (!out.data()) GTEST_SKIP() << "no room for " << m + n << " bytes of output";
+  const auto count_in = [](const key_blocks& blocks, std::uint8_t key) {
+    for (const auto& [k, c] : blocks)
+      if (k == key) return c;
+    return std::uint64_t(0);
+  };
+  for (const set_op op : every_set_op) {
+    key_blocks want;
+    for (std::uint8_t key = 0; key < 4; ++key) {
+      const std::uint64_t p = count_in(a, key), q = count_in(b, key);
+      const std::uint64_t copies = op == set_op::unite        ? std::max(p, q)
+                                   : op == set_op::intersect  ? std::min(p, q)
+                                   : op == set_op::difference ? (p > q ? p - q : 0)
+                                                              : (p > q ? p - q : q - p);
+      if (copies) want.push_back({key, copies});
+    }
+    out.poison();
+    std::size_t count = 0;
+    CORANK_ASSERT_CUDA(cc::set_operation(op, da->data(), m, db->data(), n, out.data(),
+                                         cc::output_count::to_host(&count)));
+    ASSERT_EQ(count, total_of(want)) << "op " << int(op);
+    EXPECT_EQ(blocks_on_device(out.data(), count), want) << "op " << int(op);
+  }
+}
+
+TEST_F(GpuToolbox, MultiwayMergeTakesSizesPast32Bits) {
+  CORANK_REQUIRE_GPU();
+  const std::uint64_t g = std::uint64_t(1) << 30;
+  // Three runs of 2^31 + 3, 2^31 + 5 and 2^30 + 5 keys (64-bit offsets).
+  const key_blocks keys{{0, 2 * g}, {2, 3}, {1, 2 * g + 5}, {0, 5}, {2, g}};
+  const std::vector<std::uint64_t> offsets{0, 2 * g + 3, 4 * g + 8, 5 * g + 13};
+  const std::uint64_t n = offsets.back();
+  ASSERT_EQ(total_of(keys), n);
+  const auto d_keys = device_blocks(keys);
+  if (!d_keys) GTEST_SKIP() << "no room for " << n << " bytes";
+  device_buffer<std::uint8_t> out(n);
+  device_buffer<std::uint64_t> d_offsets(offsets);
+  if (!out.data()) GTEST_SKIP() << "no room for " << n << " bytes of output";
+  out.poison();
+  const cudaError_t status = cc::multiway_merge(d_keys->data(), d_offsets.data(), 3, n, out.data());
+  if (status == cudaErrorMemoryAllocation) GTEST_SKIP() << "no room for the merge's buffer";
+  CORANK_ASSERT_CUDA(status);
+  CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
+  EXPECT_EQ(blocks_on_device(out.data(), n),
+            (key_blocks{{0, 2 * g + 5}, {1, 2 * g + 5}, {2, g + 3}}));
+}
+
+TEST_F(GpuToolbox, JoinFindsMatchesPast32Bits) {
+  CORANK_REQUIRE_GPU();
+  // B: 2^32 zeros, then five 1s and two 2s: their indices lie past 2^32.
+  const std::uint64_t z = std::uint64_t(1) << 32;
+  const auto db = device_blocks({{0, z}, {1, 5}, {2, 2}});
+  if (!db) GTEST_SKIP() << "no room for " << z + 7 << " bytes";
+  const std::vector<std::uint8_t> a{1, 1, 2, 3};
+  device_buffer<std::uint8_t> da(a);
+  for (const auto kind : {corank::join_kind::inner, corank::join_kind::left_outer}) {
+    std::vector<std::size_t> want_a, want_b;
+    for (std::size_t i = 0; i < 2; ++i)
+      for (std::size_t j = 0; j < 5; ++j) want_a.push_back(i), want_b.push_back(z + j);
+    want_a.insert(want_a.end(), {2, 2});
+    want_b.insert(want_b.end(), {z + 5, z + 6});
+    if (kind == corank::join_kind::left_outer)
+      want_a.push_back(3), want_b.push_back(corank::no_match);
+    std::size_t pairs = 0;
+    CORANK_ASSERT_CUDA(cc::join_size(kind, da.data(), a.size(), db->data(), z + 7, &pairs));
+    ASSERT_EQ(pairs, want_a.size()) << "kind " << int(kind);
+    device_buffer<std::size_t> out_a(pairs), out_b(pairs);
+    out_a.poison(), out_b.poison();
+    CORANK_ASSERT_CUDA(
+        cc::join(kind, da.data(), a.size(), db->data(), z + 7, out_a.data(), out_b.data(), pairs));
+    EXPECT_EQ(out_a.to_host(), want_a) << "kind " << int(kind);
+    EXPECT_EQ(out_b.to_host(), want_b) << "kind " << int(kind);
+  }
 }

@@ -27,6 +27,12 @@ struct run_config {
   std::vector<std::string> only;
 };
 
+/// At least `runs` timed runs (`corank bench --min-runs`).
+inline void require_runs(timing_config& cfg, int runs) {
+  cfg.min_runs = cfg.min_runs > runs ? cfg.min_runs : runs;
+  cfg.max_runs = cfg.max_runs > cfg.min_runs ? cfg.max_runs : cfg.min_runs;
+}
+
 /// Whether `type` is among config.types, or among `defaults` when config.types is empty.
 inline bool runs_type(const run_config& config, const std::string& type,
                       const std::vector<std::string>& defaults) {

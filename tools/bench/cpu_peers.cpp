@@ -112,6 +112,43 @@ void std_par_merge(const std::uint32_t* a, std::size_t m, const std::uint32_t* b
 #endif
 }
 
+std::size_t std_par_set_operation(set_op op, const std::uint32_t* a, std::size_t m,
+                                  const std::uint32_t* b, std::size_t n, std::uint32_t* out,
+                                  int threads) {
+#if defined(CORANK_BENCH_TBB)
+  tbb_threads scope(threads);
+  const auto par = std::execution::par;
+  switch (op) {
+    case set_op::unite:
+      return std::size_t(std::set_union(par, a, a + m, b, b + n, out) - out);
+    case set_op::intersect:
+      return std::size_t(std::set_intersection(par, a, a + m, b, b + n, out) - out);
+    case set_op::difference:
+      return std::size_t(std::set_difference(par, a, a + m, b, b + n, out) - out);
+    case set_op::symmetric_difference:
+      return std::size_t(std::set_symmetric_difference(par, a, a + m, b, b + n, out) - out);
+  }
+  return 0;
+#else
+  (void)op, (void)a, (void)m, (void)b, (void)n, (void)out, (void)threads;
+  missing("std::execution::par");
+#endif
+}
+
+void std_par_lower_bounds(const std::uint32_t* haystack, std::size_t m,
+                          const std::uint32_t* needles, std::size_t n, std::uint32_t* out,
+                          int threads) {
+#if defined(CORANK_BENCH_TBB)
+  tbb_threads scope(threads);
+  std::transform(std::execution::par, needles, needles + n, out, [=](std::uint32_t key) {
+    return std::uint32_t(std::lower_bound(haystack, haystack + m, key) - haystack);
+  });
+#else
+  (void)haystack, (void)m, (void)needles, (void)n, (void)out, (void)threads;
+  missing("std::execution::par");
+#endif
+}
+
 template void tbb_parallel_sort(std::uint32_t*, std::uint32_t*, int);
 template void tbb_parallel_sort(std::uint64_t*, std::uint64_t*, int);
 template void std_par_sort(std::uint32_t*, std::uint32_t*, int);

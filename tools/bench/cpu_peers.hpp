@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "corank/merge_path_walk.hpp"
+
 namespace corank::bench {
 
 /// A key and its value, ordered by the key alone: the "pairs" rows sort these.
@@ -40,5 +42,15 @@ void vqsort(T* first, T* last);  // unstable, one thread
 /// std::merge(std::execution::par) on `threads` threads.
 void std_par_merge(const std::uint32_t* a, std::size_t m, const std::uint32_t* b, std::size_t n,
                    std::uint32_t* out, int threads);
+
+/// The toolbox's peers on std::execution::par (`threads` threads): the set operation `op` of
+/// std::set_* (returns the output count), and std::lower_bound of every needle by
+/// std::transform.
+std::size_t std_par_set_operation(set_op op, const std::uint32_t* a, std::size_t m,
+                                  const std::uint32_t* b, std::size_t n, std::uint32_t* out,
+                                  int threads);
+void std_par_lower_bounds(const std::uint32_t* haystack, std::size_t m,
+                          const std::uint32_t* needles, std::size_t n, std::uint32_t* out,
+                          int threads);
 
 }  // namespace corank::bench

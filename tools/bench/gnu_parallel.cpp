@@ -3,6 +3,8 @@
 #include <omp.h>
 
 #include <parallel/algorithm>
+#include <utility>
+#include <vector>
 
 namespace corank::bench {
 namespace {
@@ -33,6 +35,19 @@ void gnu_parallel_sort(T* first, T* last, int threads) {
 void gnu_parallel_stable_sort(key_value32* first, key_value32* last, int threads) {
   omp_threads scope(threads);
   __gnu_parallel::stable_sort(first, last);
+}
+
+void gnu_parallel_multiway_merge(const std::uint32_t* keys, const std::uint64_t* offsets,
+                                 std::size_t runs, std::uint32_t* out, int threads) {
+  // The merge advances the sequences' begins: a fresh list every call. Non-const iterators, as
+  // in gnu_parallel_merge: the inputs are only read.
+  auto* first = const_cast<std::uint32_t*>(keys);
+  std::vector<std::pair<std::uint32_t*, std::uint32_t*>> sequences(runs);
+  for (std::size_t r = 0; r < runs; ++r)
+    sequences[r] = {first + offsets[r], first + offsets[r + 1]};
+  __gnu_parallel::stable_multiway_merge(sequences.begin(), sequences.end(), out,
+                                        std::ptrdiff_t(offsets[runs]), std::less<std::uint32_t>(),
+                                        __gnu_parallel::parallel_tag(threads));
 }
 
 template void gnu_parallel_merge(const std::uint32_t*, std::size_t, const std::uint32_t*,

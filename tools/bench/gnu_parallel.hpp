@@ -21,4 +21,9 @@ void gnu_parallel_sort(T* first, T* last, int threads);
 /// __gnu_parallel::stable_sort (the stable multiway mergesort) on `threads` threads.
 void gnu_parallel_stable_sort(key_value32* first, key_value32* last, int threads);
 
+/// __gnu_parallel::stable_multiway_merge of the `runs` sorted runs keys[offsets[r],
+/// offsets[r + 1]) into out, on `threads` threads.
+void gnu_parallel_multiway_merge(const std::uint32_t* keys, const std::uint64_t* offsets,
+                                 std::size_t runs, std::uint32_t* out, int threads);
+
 }  // namespace corank::bench

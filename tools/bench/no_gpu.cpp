@@ -6,6 +6,7 @@
 #include "bench/gpu_segmented_scan.hpp"
 #include "bench/gpu_segmented_sort.hpp"
 #include "bench/gpu_sort.hpp"
+#include "bench/gpu_toolbox.hpp"
 
 namespace corank::bench {
 namespace {
@@ -22,5 +23,6 @@ report run_gpu_segmented_scan_bench(const gpu_scan_bench_config&) { no_cuda(); }
 report run_gpu_spmv_scan_bench(const gpu_scan_bench_config&) { no_cuda(); }
 std::vector<report> run_gpu_sort_bench(const gpu_sort_config&) { no_cuda(); }
 report run_gpu_segmented_sort_bench(const gpu_segmented_sort_config&) { no_cuda(); }
+report run_gpu_toolbox_bench(const gpu_toolbox_config&) { no_cuda(); }
 
 }  // namespace corank::bench

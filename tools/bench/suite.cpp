@@ -7,6 +7,7 @@
 #include "bench/merge_bench.hpp"
 #include "bench/sort_bench.hpp"
 #include "bench/spmv_bench.hpp"
+#include "bench/toolbox_bench.hpp"
 
 namespace corank::bench {
 
@@ -84,6 +85,13 @@ gpu_scan_bench_config gpu_scan_defaults(bool quick) {
   return config;
 }
 
+gpu_toolbox_config gpu_toolbox_defaults(bool quick) {
+  gpu_toolbox_config config;
+  if (quick) config.sizes = {1000000, 10000000};
+  config.timing = device_timing_config(quick);
+  return config;
+}
+
 suite_result run_suite(const suite_config& config, std::ostream& tables) {
   suite_result result;
   // Runs one experiment; a failure is recorded and the suite goes on.
@@ -108,6 +116,7 @@ suite_result run_suite(const suite_config& config, std::ostream& tables) {
   };
 
   run_config cpu = cpu_run_config(config.quick, config.threads, config.show_progress);
+  require_runs(cpu.timing, config.min_runs);
   run("cpu merge", [&] {
     run_config c = cpu;
     c.sizes = sizes_or(default_merge_sizes(config.quick));
@@ -121,6 +130,11 @@ suite_result run_suite(const suite_config& config, std::ostream& tables) {
   run("cpu spmv-scan", [&] {
     return std::vector<report>{
         run_cpu_spmv_scan_bench(cpu, matrices_or(default_spmv_matrices(config.quick)))};
+  });
+  run("cpu toolbox", [&] {
+    run_config c = cpu;
+    c.sizes = sizes_or(default_toolbox_sizes(config.quick));
+    return std::vector<report>{run_cpu_toolbox_bench(c)};
   });
   if (!config.gpu) return result;
 
@@ -143,6 +157,13 @@ suite_result run_suite(const suite_config& config, std::ostream& tables) {
   run("gpu segmented scan",
       [&] { return std::vector<report>{run_gpu_segmented_scan_bench(scan)}; });
   run("gpu spmv-scan", [&] { return std::vector<report>{run_gpu_spmv_scan_bench(scan)}; });
+  run("gpu toolbox", [&] {
+    gpu_toolbox_config c = gpu_toolbox_defaults(config.quick);
+    c.sizes = sizes_or(c.sizes);
+    require_runs(c.timing, config.min_runs);
+    c.show_progress = config.show_progress;
+    return std::vector<report>{run_gpu_toolbox_bench(c)};
+  });
   return result;
 }
 

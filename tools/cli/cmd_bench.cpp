@@ -17,6 +17,7 @@
 #include "bench/sort_bench.hpp"
 #include "bench/spmv_bench.hpp"
 #include "bench/suite.hpp"
+#include "bench/toolbox_bench.hpp"
 #include "cli/commands.hpp"
 #include "support/backend/gpu.hpp"
 #include "support/data/matrix_like.hpp"
@@ -32,6 +33,7 @@ struct bench_args {
   std::vector<std::string> sizes;  // "1000", "10K", "100M", ...
   std::vector<std::string> matrices;
   int threads = 0;
+  int min_runs = 0;  // CPU experiments and the toolbox: at least this many timed runs
   std::string json_path, csv_path;
   bool quiet = false;
   std::string tuning_path;  // merge, GPU: a table from `corank tune merge` for automatic
@@ -84,6 +86,7 @@ bench::run_config cpu_config(const bench_args& args, std::vector<std::size_t> de
   config.sizes = sizes_or(args, std::move(default_sizes));
   config.types = args.types;
   config.only = args.only;
+  bench::require_runs(config.timing, args.min_runs);
   return config;
 }
 
@@ -115,6 +118,22 @@ void run_merge_bench(const bench_args& args) {
   }
   finish(bench::run_cpu_merge_benches(cpu_config(args, bench::default_merge_sizes(args.quick)),
                                       args.quick),
+         outputs);
+}
+
+/// The co-rank toolbox (sorted search, set operations, join, load-balancing search, k-way merge)
+/// against the std:: ways (CPU) or thrust and CUB (GPU).
+void run_toolbox_bench(const bench_args& args) {
+  if (!options_ok(args)) return;
+  bench_outputs outputs(args);
+  if (on_gpu(args)) {
+    bench::gpu_toolbox_config config = bench::gpu_toolbox_defaults(args.quick);
+    config.sizes = sizes_or(args, config.sizes);
+    config.show_progress = !args.quiet;
+    bench::require_runs(config.timing, args.min_runs);
+    return finish({bench::run_gpu_toolbox_bench(config)}, outputs);
+  }
+  finish({bench::run_cpu_toolbox_bench(cpu_config(args, bench::default_toolbox_sizes(args.quick)))},
          outputs);
 }
 
@@ -223,6 +242,7 @@ void run_all(const bench_args& args) {
   config.sizes = sizes_or(args, {});
   config.matrices = args.matrices;
   config.threads = args.threads;
+  config.min_runs = args.min_runs;
   config.show_progress = !args.quiet;
   const auto start = std::chrono::steady_clock::now();
   const bench::suite_result result = bench::run_suite(config, std::cout);
@@ -255,6 +275,10 @@ CLI::App* add_experiment(CLI::App& bench, const std::string& name, const std::st
   cmd->add_option("--threads", args->threads, "CPU threads (0: OMP_NUM_THREADS or all cores)")
       ->check(non_negative())
       ->capture_default_str();
+  cmd->add_option("--min-runs", args->min_runs,
+                  "CPU and toolbox: at least this many timed runs per measurement (the median is "
+                  "reported; default: as many as fit 0.4 s, at least 3)")
+      ->check(non_negative());
   cmd->add_option("--json", args->json_path, "Write the results as JSON to this file");
   cmd->add_option("--csv", args->csv_path, "Write the results as CSV to this file");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress on stderr");
@@ -322,6 +346,17 @@ void add_bench_command(CLI::App& app) {
   sort->add_flag("--sweep-only", sort_args->sweep_only,
                  "GPU: the whole-array sweep alone (no segmented sorts, no std::sort chart)");
   sort->callback([sort_args] { run_sort_bench(*sort_args); });
+  auto toolbox_args = std::make_shared<bench_args>();
+  CLI::App* toolbox = add_experiment(
+      *bench, "toolbox",
+      "The co-rank toolbox on sorted u32 keys: sorted search, set operations, inner join, "
+      "load-balancing search, k-way merge of 64 runs (CPU: vs the std:: ways; GPU: vs thrust/CUB)",
+      toolbox_args);
+  toolbox
+      ->add_option("--only", toolbox_args->only,
+                   "CPU: only the contenders whose name contains one of these (memcpy always)")
+      ->delimiter(',');
+  toolbox->callback([toolbox_args] { run_toolbox_bench(*toolbox_args); });
   auto all_args = std::make_shared<bench_args>();
   CLI::App* all = add_experiment(
       *bench, "all",
