@@ -43,6 +43,7 @@ except ImportError:
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 
 
 def human(n):
@@ -512,6 +513,12 @@ class Plotter:
                     axes[0].text(1, y, " baseline" if b[2] is not None else "", va="center",
                                  fontsize=7)
             axes[0].set_xscale("log")
+            ups = [b[1] for b in bars if b[1]]
+            if ups:  # labelled powers of two: a span of 0.5x to 8x has no power of ten inside
+                axes[0].set_xticks([2.0 ** e for e in range(math.floor(math.log2(min(ups + [1]))),
+                                                            math.ceil(math.log2(max(ups))) + 1)])
+                axes[0].xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%gx"))
+                axes[0].xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
             axes[0].axvline(1, color="grey", lw=1)
             axes[0].set_xlabel("speed-up over the primitive's baseline (log)")
             axes[0].set_yticks(ys)
