@@ -425,8 +425,9 @@ def test_cuda_array_interface_only_arrays_are_wrapped_by_cupy(rng):
     assert corank.sort(cai, out=out, descending=True) is out
     np.testing.assert_array_equal(cupy.asnumpy(out_owner), np.sort(x)[::-1])
     offsets = np.array([0, 5000, 10000])
-    scanned = corank.segmented_scan(cai, CudaArrayOnly(cupy.asarray(offsets)
-                                                       .__cuda_array_interface__))
+    offsets_owner = cupy.asarray(offsets)
+    scanned = corank.segmented_scan(cai, CudaArrayOnly(offsets_owner.__cuda_array_interface__,
+                                                       offsets_owner))
     np.testing.assert_array_equal(cupy.asnumpy(scanned), scan_reference(x, offsets, "add",
                                                                         False, 0))
     try:
