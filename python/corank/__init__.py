@@ -326,7 +326,7 @@ def _through_cupy(function, arguments):
 
     converted = {name: wrapped(value) for name, value in arguments.items()}
     given = {id(converted[name]): arguments[name] for name in ("out", "values_out")
-             if _speaks_only_cai(arguments.get(name))}
+             if arguments.get(name) is not None}  # returned as the caller gave them
     result = function(**converted)
 
     def back(r):

@@ -411,6 +411,45 @@ def test_cuda_array_interface_only_needs_cupy(monkeypatch):
             call()
 
 
+def test_cuda_array_interface_only_arrays_go_through_cupy_and_come_back(monkeypatch, rng):
+    # The rerouting on the CPU: a stand-in "cupy" whose asarray hands back the NumPy array a
+    # CudaArrayOnly describes (zero-copy), so every function's arguments, out= and results pass
+    # through _through_cupy as on the GPU.
+    fake_cupy = __import__("types").ModuleType("cupy")
+    fake_cupy.asarray = lambda wrapper: wrapper.keep
+    monkeypatch.setitem(__import__("sys").modules, "cupy", fake_cupy)
+
+    def only_cai(array):
+        return CudaArrayOnly({"shape": array.shape, "typestr": array.dtype.str,
+                              "data": (array.ctypes.data, False), "version": 3}, array)
+
+    x = random_keys(rng, 5000, np.int32, distinct=40)
+    np.testing.assert_array_equal(corank.sort(only_cai(x)), np.sort(x))
+    out = only_cai(np.empty(5000, np.int32))
+    assert corank.sort(only_cai(x), out=out, descending=True) is out
+    np.testing.assert_array_equal(out.keep, np.sort(x)[::-1])
+    np.testing.assert_array_equal(corank.argsort(only_cai(x)), stable_order(x))
+    a, b = np.sort(x[:2000]), np.sort(x[2000:])
+    keys, values = corank.merge(only_cai(a), only_cai(b), only_cai(np.arange(2000)),
+                                only_cai(np.arange(2000, 5000)), check=True)
+    np.testing.assert_array_equal(values, stable_order(np.concatenate([a, b])))
+    np.testing.assert_array_equal(corank.argmerge(only_cai(a), only_cai(b)), values)
+    offsets = random_offsets(rng, 5000, 30)
+    np.testing.assert_array_equal(corank.sort_segments(only_cai(x), only_cai(offsets)),
+                                  segment_reference(x, offsets, np.sort))
+    np.testing.assert_array_equal(corank.sort_segments(only_cai(x.reshape(50, 100))),
+                                  np.sort(x.reshape(50, 100), axis=1))
+    np.testing.assert_array_equal(
+        corank.segmented_scan(only_cai(x), only_cai(offsets), "max", exclusive=True),
+        scan_reference(x, offsets, "max", True, corank._identity(x, "max")))
+    data, x_col = rng.uniform(0.5, 1, 6), rng.uniform(0.5, 1, 3)
+    indices, indptr = np.array([0, 2, 1, 0, 1, 2]), np.array([0, 2, 2, 6])
+    np.testing.assert_allclose(
+        corank.spmv_scan((only_cai(data), only_cai(indices), only_cai(indptr)), only_cai(x_col),
+                         3),
+        spmv_reference(data, indices, indptr, x_col, 3), rtol=1e-12)
+
+
 def test_cuda_array_interface_only_arrays_are_wrapped_by_cupy(rng):
     cupy = pytest.importorskip("cupy")
     if not corank.gpu_available():
