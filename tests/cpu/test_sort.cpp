@@ -28,7 +28,7 @@ class CpuSort : public corank::test::seeded_test {
   // Sorts keys with stable_sort_by_key (values = original positions) and with stable_sort, and
   // compares both against std::stable_sort.
   template <class T, class Compare = corank::less>
-  void check(const std::vector<T>& keys, Compare comp = {}, corank::cpu::options opt = {}) {
+  void check(const std::vector<T>& keys, Compare comp = {}, corank::cpu::sort_options opt = {}) {
     std::vector<std::uint64_t> want_pos(keys.size());
     std::iota(want_pos.begin(), want_pos.end(), 0);
     std::stable_sort(want_pos.begin(), want_pos.end(),
@@ -199,6 +199,34 @@ TEST_F(CpuSort, ByKeyWithKeysAndValuesThatDoNotPack) {
       ASSERT_EQ(got_vals[i], vals[order[i]]) << i;
     }
   }
+}
+
+// The sorted chunks merged by passes of k-way merges (multiway_from_items = 0): one pass up to
+// one_pass_most_runs chunks, passes of 3 beyond; copyable items only (others stay pairwise).
+TEST_F(CpuSort, KWayMergePassesAreStable) {
+  for (const std::size_t most : {3, 4, 64})
+    for (const int t : {2, 3, 5, 9}) {
+      corank::cpu::sort_options opt = threads(t);
+      opt.multiway_from_items = 0;
+      opt.one_pass_most_runs = most;  // more chunks: passes of up to 3 runs
+      opt.most_runs_per_pass = 3;
+      SCOPED_TRACE(testing::Message() << "one pass up to " << most << ", threads " << t);
+      check(random_keys(100000 + rng() % 1000, 1u << 31), corank::less{}, opt);
+      check(random_keys(70000, 7), corank::less{}, opt);
+      check(random_keys(t * 16 + 1, 3), corank::less{}, opt);
+      check(std::vector<std::uint32_t>(20000, 4), corank::less{}, opt);
+      std::vector<double> reals(30000);
+      for (auto& x : reals) x = double(rng() % 100) - 50.0;
+      check(reals, corank::greater{}, opt);
+      // Many chunks of 2^18 (the tagged SIMD order by key, where Highway is built in).
+      if (t <= 3) check(random_keys((std::size_t(1) << 20) + 3, 1000), corank::less{}, opt);
+      const auto keys = random_keys(50000, 100);
+      std::deque<std::uint32_t> d(keys.begin(), keys.end());
+      corank::cpu::stable_sort(d.begin(), d.end(), corank::less{}, opt);
+      std::vector<std::uint32_t> want = keys;
+      std::sort(want.begin(), want.end());
+      ASSERT_TRUE(std::equal(d.begin(), d.end(), want.begin()));
+    }
 }
 
 TEST_F(CpuSort, NonPointerIterators) {

@@ -4,6 +4,9 @@
 // blocks, then passes of the interleaved branch-free merge (merge_streams.hpp), ping-ponging
 // with a buffer. Phase 2: pairwise passes merge the sorted chunks; every pass cuts its whole
 // output into equal pieces by co-rank, so all threads share each pass whatever the run count.
+// From sort_options::multiway_from_items items on (off by default: docs/notes/cpu.md, "k-way
+// merge"), phase 2 is ceil(log_F chunks) passes of F-way merges (cpu/multiway_merge.hpp) instead
+// of log2(chunks) pairwise passes: the data moves fewer times.
 #pragma once
 
 #include <atomic>
@@ -15,20 +18,42 @@
 #include <utility>
 
 #include "corank/cpu/merge.hpp"
+#include "corank/cpu/multiway_merge.hpp"
 #include "corank/cpu/options.hpp"
 #include "corank/cpu/simd_sort.hpp"
 #include "corank/functional.hpp"
 #include "corank/merge_path.hpp"
 
 namespace corank::cpu {
+
+/// The options of the stable sorts.
+struct sort_options : multiway_options {
+  sort_options() = default;
+  sort_options(const options& o) : multiway_options(o) {}  // NOLINT: implicit, as options are
+  /// From this many items on, the sorted chunks are merged as multiway_merge merges runs (one pass
+  /// up to one_pass_most_runs chunks), not by pairwise passes.
+  std::size_t multiway_from_items = tuning::sort_multiway_from_items;
+};
+
 namespace detail {
+
+/// it[i], moved out of the sequence when it is an object there; a proxy that it[i] returns by
+/// value (discard_iterator's sink) is taken as it is: std::move of a temporary only blocks
+/// its copy elision (g++-13's -Wpessimizing-move).
+template <class It>
+decltype(auto) take(It it, std::ptrdiff_t i) {
+  if constexpr (std::is_reference_v<decltype(it[i])>)
+    return std::move(it[i]);
+  else
+    return it[i];
+}
 
 /// Stable insertion sort of keys[0,n) with values alongside (short blocks only).
 template <class Keys, class Vals, class Compare>
 void insertion_sort_by_key(Keys keys, Vals vals, std::ptrdiff_t n, Compare comp) {
   for (std::ptrdiff_t i = 1; i < n; ++i) {
-    auto key = std::move(keys[i]);
-    auto val = std::move(vals[i]);
+    auto key = take(keys, i);
+    auto val = take(vals, i);
     std::ptrdiff_t j = i;
     // Strictly less moves left: equal keys keep their order.
     for (; j > 0 && comp(key, keys[j - 1]); --j) {
@@ -130,19 +155,6 @@ void sort_chunk(Keys keys, Vals vals, BufKeys buf_keys, BufVals buf_vals, std::p
     copy_back(buf_keys, buf_vals, keys, vals, n);
 }
 
-/// A buffer of n items of T for the passes, or a discard_iterator when values are discarded.
-template <class T>
-struct sort_buffer {
-  std::unique_ptr<T[]> items;
-  explicit sort_buffer(std::size_t n) : items(new T[n]) {}
-  T* begin() { return items.get(); }
-};
-template <>
-struct sort_buffer<discard_iterator> {
-  explicit sort_buffer(std::size_t) {}
-  discard_iterator begin() { return {}; }
-};
-
 /// A key and its value side by side: stable_sort_by_key sorts separate key and value arrays as
 /// one array of these (pack_by_key), so every pass moves a pair with one load and one store.
 template <class Key, class Value>
@@ -174,27 +186,56 @@ inline constexpr bool pack_by_key = [] {
   }
 }();
 
-template <class It>
-struct buffer_item {
-  using type = typename std::iterator_traits<It>::value_type;
-};
-template <>
-struct buffer_item<discard_iterator> {
-  using type = discard_iterator;
-};
-template <class It>
-using buffer_item_t = typename buffer_item<It>::type;
+/// Passes of `fan_in`-way merges (merge_groups_in_pieces) from run width `width` until one run
+/// covers [0, n), ping-ponging between (keys, vals) and (buf_keys, buf_vals); called by every
+/// thread of a parallel region, `shared` one piece_cuts for each pass. Returns true when the
+/// result ends in the buffers.
+template <class Keys, class Vals, class BufKeys, class BufVals, class Compare>
+bool merge_group_passes(Keys keys, Vals vals, BufKeys buf_keys, BufVals buf_vals, std::ptrdiff_t n,
+                        std::ptrdiff_t width, std::ptrdiff_t fan_in, int threads,
+                        piece_cuts* shared, region_errors& errors, Compare comp) {
+  using size = std::ptrdiff_t;
+  bool in_buffer = false;
+  for (int pass = 0;
+       width<n; width = width> n / fan_in ? n : width * fan_in, in_buffer = !in_buffer, ++pass) {
+    const auto start = [&](size i) { return i * width < n ? i * width : n; };
+    const size runs = (n + width - 1) / width, groups = (runs + fan_in - 1) / fan_in;
+    const size per_run = fan_in * tuning::multiway_min_piece_items_per_run;
+    const size chunks = chunk_count(
+        n, threads, tuning::merge_chunks_per_thread,
+        per_run > tuning::merge_min_chunk_items ? per_run : tuning::merge_min_chunk_items);
+    const size parts = chunks / groups > 0 ? chunks / groups : 1;
+    if (in_buffer)
+      merge_groups_in_pieces(buf_keys, buf_vals, keys, vals, start, runs, fan_in, parts,
+                             shared[pass], errors, comp);
+    else
+      merge_groups_in_pieces(keys, vals, buf_keys, buf_vals, start, runs, fan_in, parts,
+                             shared[pass], errors, comp);
+  }
+  return in_buffer;
+}
 
 /// The parallel stable sort of keys[0, n) (values alongside) on `threads` threads, from chunks of
 /// `width` items (the last may be shorter; at least 2 chunks unless n <= width): each chunk is
-/// sorted by sort_chunk_at(begin, len), one thread each; then pairwise passes merge them, every
-/// pass cut into pieces by co-rank over its whole output. The result ends in keys/vals.
+/// sorted by sort_chunk_at(begin, len), one thread each; then passes merge them, every pass cut
+/// into pieces over its whole output: pairwise passes (co_rank), or, from multiway_from_items
+/// items on, passes of k-way merges (multiway_co_rank) for items that a merge may copy. The
+/// result ends in keys/vals, or, where `may_end_in_buffer` and the passes leave it there, in
+/// the buffers: returns true then.
 template <class KeyIt, class ValIt, class BufKeys, class BufVals, class Compare, class SortChunk>
-void sort_in_chunks(KeyIt keys_first, ValIt vals_first, BufKeys buf_keys, BufVals buf_vals,
+bool sort_in_chunks(KeyIt keys_first, ValIt vals_first, BufKeys buf_keys, BufVals buf_vals,
                     std::ptrdiff_t n, std::ptrdiff_t width, int threads, Compare comp,
-                    SortChunk sort_chunk_at) {
+                    SortChunk sort_chunk_at, const sort_options& opt,
+                    bool may_end_in_buffer = false) {
   using size = std::ptrdiff_t;
   const size chunks = (n + width - 1) / width;
+  // The k-way merges copy (their cascades hold items in buffers): items that moving would
+  // change take the pairwise passes.
+  constexpr bool copyable =
+      !moves_from<decltype(moving(keys_first))> && !moves_from<decltype(moving(vals_first))>;
+  const size fan_in = copyable && std::size_t(n) >= opt.multiway_from_items
+                          ? size(multiway_fan_in(std::size_t(chunks), opt))
+                          : 2;
   const size piece_items =
       n / (size(threads) * tuning::merge_chunks_per_thread) + tuning::merge_min_chunk_items;
   // What the threads of each merge pass share (merge_in_pieces): widths double from 16 items up
@@ -217,13 +258,20 @@ void sort_in_chunks(KeyIt keys_first, ValIt vals_first, BufKeys buf_keys, BufVal
         const size begin = c * width, len = width < n - begin ? width : n - begin;
         sort_chunk_at(begin, len);
       });
-    const bool ends_in_buffer = merge_passes(keys_first, vals_first, buf_keys, buf_vals, n, width,
-                                             piece_items, true, passes, &errors, comp);
+    bool ends_in_buffer = false;
+    if constexpr (copyable) {
+      if (fan_in > 2)
+        ends_in_buffer = merge_group_passes(keys_first, vals_first, buf_keys, buf_vals, n, width,
+                                            fan_in, threads, passes, errors, comp);
+    }
+    if (fan_in <= 2)
+      ends_in_buffer = merge_passes(keys_first, vals_first, buf_keys, buf_vals, n, width,
+                                    piece_items, true, passes, &errors, comp);
 #pragma omp single
     in_buffer = ends_in_buffer;
   }
   errors.rethrow();
-  if (in_buffer) {
+  if (in_buffer && !may_end_in_buffer) {
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (size c = 0; c < size(threads); ++c)
       errors.run([&] {
@@ -234,6 +282,7 @@ void sort_in_chunks(KeyIt keys_first, ValIt vals_first, BufKeys buf_keys, BufVal
       });
     errors.rethrow();
   }
+  return in_buffer && may_end_in_buffer;
 }
 
 }  // namespace detail
@@ -251,7 +300,7 @@ void sort_in_chunks(KeyIt keys_first, ValIt vals_first, BufKeys buf_keys, BufVal
 /// contents (items may have been lost).
 template <class KeyIt, class ValIt, class Compare = corank::less>
 void stable_sort_by_key(KeyIt keys_first, KeyIt keys_last, ValIt vals_first, Compare comp = {},
-                        const options& opt = {}) {
+                        const sort_options& opt = {}) {
   using size = std::ptrdiff_t;
   const size n = keys_last - keys_first;
   if (n < 2) return;
@@ -260,38 +309,44 @@ void stable_sort_by_key(KeyIt keys_first, KeyIt keys_last, ValIt vals_first, Com
     // then a value from two arrays (2x the time of the same sort of structs, issue 23).
     using key_type = typename std::iterator_traits<KeyIt>::value_type;
     using pair = detail::key_value<key_type, typename std::iterator_traits<ValIt>::value_type>;
-    detail::sort_buffer<pair> pairs(static_cast<std::size_t>(n));
+    detail::item_buffer<pair> pairs(static_cast<std::size_t>(n));
     pair* p = pairs.begin();
+    const pair* sorted = p;  // where the sorted pairs end up
+    constexpr bool tagged_chunks = detail::simd_sortable_tagged<key_type, Compare>;
+    detail::item_buffer<pair> buffer(tagged_chunks ? static_cast<std::size_t>(n) : 0);
     const int threads = detail::threads_for(static_cast<std::size_t>(n), opt);
-    if constexpr (detail::simd_sortable_tagged<key_type, Compare>) {
+    if constexpr (tagged_chunks) {
       // Each thread's chunk in stable order by the SIMD sort of (key, index) words, gathered into
       // pairs (within the chunk: in cache at 16 threads and 10M items); the merge passes go on
       // from there.
-      detail::sort_buffer<pair> buffer(static_cast<std::size_t>(n));
-      detail::sort_buffer<std::uint64_t> tagged(static_cast<std::size_t>(n));
+      detail::item_buffer<std::uint64_t> tagged(static_cast<std::size_t>(n));
       const size most = tuning::sort_tagged_chunk_items;
       const size per_thread = (n + threads - 1) / threads;
-      detail::sort_in_chunks(p, discard_iterator{}, buffer.begin(), discard_iterator{}, n,
-                             per_thread < most ? per_thread : most, threads,
-                             detail::by_pair_key<Compare>{comp}, [&](size begin, size len) {
-                               std::uint64_t* order = tagged.begin() + begin;
-                               detail::simd_stable_order<Compare>(keys_first + begin, len, order);
-                               for (size i = 0; i < len; ++i) {
-                                 const size from = begin + size(order[i] & 0xFFFFFFFFu);
-                                 p[begin + i] = pair{keys_first[from], vals_first[from]};
-                               }
-                             });
+      const bool in_buffer = detail::sort_in_chunks(
+          p, discard_iterator{}, buffer.begin(), discard_iterator{}, n,
+          per_thread < most ? per_thread : most, threads, detail::by_pair_key<Compare>{comp},
+          [&](size begin, size len) {
+            std::uint64_t* order = tagged.begin() + begin;
+            detail::simd_stable_order<Compare>(keys_first + begin, len, order);
+            for (size i = 0; i < len; ++i) {
+              const size from = begin + size(order[i] & 0xFFFFFFFFu);
+              p[begin + i] = pair{keys_first[from], vals_first[from]};
+            }
+          },
+          opt, true);
+      // The unpacking reads the pairs where the passes left them: no copy back.
+      if (in_buffer) sorted = buffer.begin();
     } else {
 #pragma omp parallel for num_threads(threads) schedule(static)
       for (size i = 0; i < n; ++i) p[i] = pair{keys_first[i], vals_first[i]};
       stable_sort_by_key(p, p + n, discard_iterator{}, detail::by_pair_key<Compare>{comp}, opt);
     }
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (size i = 0; i < n; ++i) keys_first[i] = p[i].key, vals_first[i] = p[i].value;
+    for (size i = 0; i < n; ++i) keys_first[i] = sorted[i].key, vals_first[i] = sorted[i].value;
     return;
   }
-  detail::sort_buffer<detail::buffer_item_t<KeyIt>> buf_keys(static_cast<std::size_t>(n));
-  detail::sort_buffer<detail::buffer_item_t<ValIt>> buf_vals(static_cast<std::size_t>(n));
+  detail::item_buffer<detail::buffer_item_t<KeyIt>> buf_keys(static_cast<std::size_t>(n));
+  detail::item_buffer<detail::buffer_item_t<ValIt>> buf_vals(static_cast<std::size_t>(n));
   const int threads = detail::threads_for(static_cast<std::size_t>(n), opt);
   if (threads <= 1) {
     detail::sort_chunk(keys_first, vals_first, buf_keys.begin(), buf_vals.begin(), n, comp);
@@ -303,16 +358,18 @@ void stable_sort_by_key(KeyIt keys_first, KeyIt keys_last, ValIt vals_first, Com
   const size blocks = (n + block - 1) / block;
   detail::sort_in_chunks(
       keys_first, vals_first, buf_keys.begin(), buf_vals.begin(), n,
-      ((blocks + threads - 1) / threads) * block, threads, comp, [&](size begin, size len) {
+      ((blocks + threads - 1) / threads) * block, threads, comp,
+      [&](size begin, size len) {
         detail::sort_chunk(keys_first + begin, vals_first + begin, buf_keys.begin() + begin,
                            buf_vals.begin() + begin, len, comp);
-      });
+      },
+      opt);
 }
 
 /// Stable sort of [first, last): the contract of std::stable_sort (and the precondition and
 /// behaviour of stable_sort_by_key), run on all cores.
 template <class It, class Compare = corank::less>
-void stable_sort(It first, It last, Compare comp = {}, const options& opt = {}) {
+void stable_sort(It first, It last, Compare comp = {}, const sort_options& opt = {}) {
   stable_sort_by_key(first, last, discard_iterator{}, comp, opt);
 }
 

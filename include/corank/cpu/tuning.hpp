@@ -23,6 +23,28 @@ inline constexpr int merge_streams = 4;
 /// Below this many outputs per stream, fewer streams: the split costs co-rank searches.
 inline constexpr std::ptrdiff_t merge_min_stream_items = 64;
 
+/// The k-way merge (cpu/multiway_merge.hpp) runs in one pass up to this many runs, and above in
+/// passes of at most multiway_most_runs_per_pass (2: the pairwise tree). On 2 quiet cores at 10M
+/// one pass beat the tree 2.3x at 4 runs and 1.6x at 16, tied at 64; from 128 runs the tree won
+/// (0.78-0.95x for one pass or passes of 12-32) (docs/notes/cpu.md, "k-way merge").
+inline constexpr std::size_t multiway_one_pass_most_runs = 64;
+inline constexpr std::size_t multiway_most_runs_per_pass = 2;
+
+/// The one-pass k-way merge's cascade of two-way merges keeps the buffers of its inner nodes in
+/// this many bytes per thread (a Zen 4 core's L2: 64 KiB-4 MiB measured, 64 runs), each of at
+/// least multiway_cascade_min_items items (a merge step costs three binary searches).
+inline constexpr std::size_t multiway_cascade_bytes = std::size_t(1) << 20;
+inline constexpr std::ptrdiff_t multiway_cascade_min_items = 256;
+
+/// Pieces of a one-pass k-way merge take at least this many outputs per run: each piece's two
+/// k-way co-ranks cost O(k log^2 n) comparisons.
+inline constexpr std::ptrdiff_t multiway_min_piece_items_per_run = 1024;
+
+/// The stable sort merges its sorted chunks by k-way passes (cpu/sort.hpp) from this many items
+/// on: never by default. On 2 cores they were 0.82-0.89x the pairwise passes by key and had
+/// nothing to replace in keys-only sorts (docs/notes/cpu.md, "k-way merge"); 16 not measured.
+inline constexpr std::size_t sort_multiway_from_items = ~std::size_t(0);
+
 /// The stable sort starts from blocks of this many items sorted by insertion.
 inline constexpr std::ptrdiff_t sort_block_items = 16;
 
