@@ -198,6 +198,45 @@ TEST_F(CpuToolbox, NamedSetOperationsAreTheirStdCounterparts) {
       });
 }
 
+TEST_F(CpuToolbox, SetOperationPieceStoresNothingPastItsCount) {
+  // The branch-free piece loop stores a candidate every step; a piece whose output ends before its
+  // inputs do (trailing pairs of a difference, B-only keys of an intersection) must not store at
+  // its count, where the next piece's output begins.
+  std::uniform_int_distribution<std::size_t> length(0, 40);
+  for (int round = 0; round < 200; ++round) {
+    const auto a = sorted_keys<int>(rng, length(rng), 12),
+               b = sorted_keys<int>(rng, length(rng), 12);
+    for (const set_op op : every_set_op) {
+      std::size_t count = 0, written = 0;
+      std::vector<int> got;
+      corank::with_set_op(
+          op,
+          [&](auto kind) {
+            constexpr set_op Op = decltype(kind)::value;
+            const corank::discard_iterator none;
+            count = corank::cpu::detail::set_operation_piece<Op, true>(
+                a.begin(), none, 0, a.size(), b.begin(), none, 0, b.size(), none, none, 0,
+                corank::less{});
+            got.assign(count + 4, -7);
+            written = corank::cpu::detail::set_operation_piece<Op, false>(
+                a.begin(), none, 0, a.size(), b.begin(), none, 0, b.size(), got.begin(), none,
+                count, corank::less{});
+            return 0;
+          },
+          0);
+      std::vector<int> want_keys;
+      std::vector<std::uint64_t> want_origins;
+      reference_set_operation(op, a, b, corank::less{}, want_keys, want_origins);
+      const auto where = std::string(set_op_name(op)) + ", round " + std::to_string(round);
+      ASSERT_EQ(written, count) << where;
+      ASSERT_EQ(std::vector<int>(got.begin(), got.begin() + std::ptrdiff_t(count)), want_keys)
+          << where;
+      for (std::size_t i = count; i < got.size(); ++i)
+        ASSERT_EQ(got[i], -7) << where << ", at " << i;
+    }
+  }
+}
+
 TEST_F(CpuToolbox, SetOperationsOnUnsortedInputsEndInBounds) {
   // A violated precondition: any output, but never more than the bound, and the call ends.
   std::uniform_int_distribution<int> key(0, 50);

@@ -14,7 +14,9 @@
 // in range.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <numeric>
 #include <vector>
 
 #include "corank/cpu/load_balance.hpp"
@@ -58,10 +60,14 @@ join_result join(join_kind kind, ItA a, ItA a_end, ItB b, ItB b_end, Compare com
   join_result r;
   r.a.resize(pairs + b_alone.size());
   r.b.resize(pairs + b_alone.size());
-  detail::load_balance(offsets.data(), m, pairs, opt, [&](std::size_t k, std::size_t i) {
-    r.a[k] = i;
-    r.b[k] = last[i] > first[i] ? first[i] + (k - offsets[i]) : no_match;
-  });
+  detail::load_balance(
+      offsets.data(), m, pairs, opt, [&](std::size_t k0, std::size_t k1, std::size_t i) {
+        std::fill(r.a.begin() + k0, r.a.begin() + k1, i);
+        if (last[i] > first[i])  // B's matches first[i], first[i] + 1, ...
+          std::iota(r.b.begin() + k0, r.b.begin() + k1, first[i] + (k0 - offsets[i]));
+        else
+          std::fill(r.b.begin() + k0, r.b.begin() + k1, no_match);
+      });
   for (std::size_t q = 0; q < b_alone.size(); ++q)
     r.a[pairs + q] = no_match, r.b[pairs + q] = b_alone[q];
   return r;

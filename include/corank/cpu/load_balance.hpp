@@ -10,13 +10,15 @@
 // non-decreasing; empty segments allowed), as the segmented scans take them. The work is the
 // merge path of the segment ends offsets[1..] and the items 0..n-1 (an end not after an item
 // comes first), cut into equal pieces by co_rank: each piece costs its length, whatever the
-// segment lengths (one segment of a billion items or a billion empty ones). O(n + num_segments)
-// work, O(log) per piece to cut.
+// segment lengths (one segment of a billion items or a billion empty ones). A piece walks its
+// ends and fills each segment's items at once (std::fill). O(n + num_segments) work, O(log) per
+// piece to cut.
 // Violated preconditions (unsorted offsets, offsets[num_segments] < n) give every item a segment
 // in [0, num_segments] (num_segments: after the last end), never a read out of range;
 // interval_expand then reads values[min(s, num_segments - 1)].
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <type_traits>
 
@@ -56,19 +58,27 @@ void for_each_merge_path_piece(ItA a, std::size_t m, ItB b, std::size_t n, Compa
   errors.rethrow();
 }
 
-/// The load-balancing walk: emit(j, s) for every item j with its segment s.
-template <class Offset, class Emit>
+/// The load-balancing walk: fill(j0, j1, s) for every run of items [j0, j1) of segment s (runs in
+/// order within a piece; a segment cut by pieces comes in several runs). Each piece walks its
+/// segment ends, not its items: a run is one fill (memory-bound), and the merge-path cut keeps
+/// pieces balanced when segments are many and empty. Same answer as walk_merge_path over ends and
+/// items (an item's segment: the ends not after it), for any offsets.
+template <class Offset, class Fill>
 void load_balance(const Offset* offsets, std::size_t num_segments, std::size_t n,
-                  const options& opt, Emit&& emit) {
+                  const options& opt, Fill&& fill) {
   const Offset* ends = offsets + 1;
-  const counting_iterator<std::size_t> items{0};
-  for_each_merge_path_piece(ends, num_segments, items, n, index_less{}, opt,
-                            [&](std::size_t i0, std::size_t i1, std::size_t j0, std::size_t j1) {
-                              walk_merge_path(
-                                  ends, i0, i1, items, j0, j1, index_less{},
-                                  [](std::size_t, std::size_t) {},
-                                  [&](std::size_t s, std::size_t j) { emit(j, s); });
-                            });
+  for_each_merge_path_piece(
+      ends, num_segments, counting_iterator<std::size_t>{0}, n, index_less{}, opt,
+      [&](std::size_t s, std::size_t s_end, std::size_t j, std::size_t j_end) {
+        for (; s < s_end && j < j_end; ++s) {
+          const std::size_t end = static_cast<std::size_t>(ends[s]);
+          if (end <= j) continue;  // an end not after item j: segment s is over
+          const std::size_t stop = end < j_end ? end : j_end;
+          fill(j, stop, s);
+          j = stop;
+        }
+        if (j < j_end) fill(j, j_end, s_end);
+      });
 }
 
 }  // namespace detail
@@ -80,7 +90,9 @@ void load_balancing_search(const Offset* offsets, std::size_t num_segments, std:
   static_assert(std::is_integral_v<Offset>, "load_balancing_search: integer offsets");
   using segment = std::decay_t<decltype(*segment_of)>;
   detail::load_balance(offsets, num_segments, n, opt,
-                       [&](std::size_t j, std::size_t s) { segment_of[j] = segment(s); });
+                       [&](std::size_t j0, std::size_t j1, std::size_t s) {
+                         std::fill(segment_of + j0, segment_of + j1, segment(s));
+                       });
 }
 
 /// out[j] = values[segment of j], for j < n: each segment's value repeated over its items.
@@ -92,7 +104,9 @@ void interval_expand(const Offset* offsets, std::size_t num_segments, ValueIt va
   if (num_segments == 0) return;
   const std::size_t last = num_segments - 1;
   detail::load_balance(offsets, num_segments, n, opt,
-                       [&](std::size_t j, std::size_t s) { out[j] = values[s < last ? s : last]; });
+                       [&](std::size_t j0, std::size_t j1, std::size_t s) {
+                         std::fill(out + j0, out + j1, values[s < last ? s : last]);
+                       });
 }
 
 }  // namespace corank::cpu

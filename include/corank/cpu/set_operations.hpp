@@ -12,6 +12,9 @@
 // loop passes, so that pieces run it on their own): the first counts each piece's outputs, a scan
 // places them, the second writes. Inputs are read twice, outputs written once. Same output as
 // std:: (which elements, in which order; a pair of equal keys outputs A's element and value).
+// The CPU's piece loop (set_operation_piece) has no branch on the keys: it stores the candidate
+// output every step and advances the output index by the comparisons (std::'s loop mispredicts
+// about every other key on random inputs); the GPU walks serial_set_operation.
 // Preconditions: both inputs sorted by comp, a strict weak order; the output does not overlap
 // them and holds set_operation_max_outputs(op, m, n) items (m + n, min(m, n), m, m + n).
 // Violated, the call still ends, writes at most that many items, in an unspecified order.
@@ -29,30 +32,62 @@
 namespace corank::cpu {
 namespace detail {
 
+/// The std::set_* loop of `Op` on A[i, i_end) and B[j, j_end) (keys a, b; values va, vb),
+/// written to out[0, limit) and vout: returns the number of outputs. Without branches on the keys:
+/// each step stores its candidate (B's element when B's key comes first, else A's) at out[k] and
+/// keeps it by advancing k, so a step that outputs nothing stores an element that the next output
+/// overwrites; the loop ends when k reaches limit, so nothing is stored at or past out[limit]
+/// (limit: the piece's count from the counting pass, or the output's capacity). Counting = true:
+/// counts only, stores nothing. Any comparator ends: every step advances i or j.
+template <set_op Op, bool Counting, class KeyA, class ValA, class KeyB, class ValB, class KeyOut,
+          class ValOut, class Compare>
+std::size_t set_operation_piece(KeyA a, ValA va, std::size_t i, std::size_t i_end, KeyB b, ValB vb,
+                                std::size_t j, std::size_t j_end, KeyOut out, ValOut vout,
+                                std::size_t limit, Compare comp) {
+  constexpr bool keep_a_only = Op != set_op::intersect;
+  constexpr bool keep_b_only = Op == set_op::unite || Op == set_op::symmetric_difference;
+  constexpr bool keep_pairs = Op == set_op::unite || Op == set_op::intersect;
+  std::size_t k = 0;
+  while (i < i_end && j < j_end && (Counting || k < limit)) {
+    const bool a_first = comp(a[i], b[j]);
+    const bool b_first = comp(b[j], a[i]) & !a_first;  // & (not &&): both compared, no branch
+    if constexpr (!Counting) {
+      out[k] = b_first ? b[j] : a[i];
+      vout[k] = b_first ? vb[j] : va[i];
+    }
+    k += (keep_a_only & a_first) | (keep_b_only & b_first) | (keep_pairs & !a_first & !b_first);
+    i += !b_first;
+    j += !a_first;
+  }
+  if constexpr (Counting) {
+    if (keep_a_only) k += i_end - i;
+    if (keep_b_only) k += j_end - j;
+  } else {
+    if (keep_a_only)
+      for (; i < i_end && k < limit; ++i, ++k) out[k] = a[i], vout[k] = va[i];
+    if (keep_b_only)
+      for (; j < j_end && k < limit; ++j, ++k) out[k] = b[j], vout[k] = vb[j];
+  }
+  return k;
+}
+
 template <set_op Op, class KeyA, class ValA, class KeyB, class ValB, class KeyOut, class ValOut,
           class Compare>
 std::size_t set_operation_pieces(KeyA a, std::size_t m, ValA va, KeyB b, std::size_t n, ValB vb,
                                  KeyOut out, ValOut vout, Compare comp, const options& opt) {
   using size = std::size_t;
-  const auto run = [&](size i0, size i1, size j0, size j1, size at) {
-    return serial_set_operation<Op>(a, i0, i1, b, j0, j1, comp, [&](bool from_a, size x) {
-      if (from_a)
-        out[at] = a[x], vout[at] = va[x];
-      else
-        out[at] = b[x], vout[at] = vb[x];
-      ++at;
-    });
-  };
   const size total = m + n;
   const int threads = threads_for(total, opt);
-  if (threads <= 1) return run(0, m, 0, n, 0);
+  if (threads <= 1)
+    return set_operation_piece<Op, false>(a, va, 0, m, b, vb, 0, n, out, vout,
+                                          set_operation_max_outputs(Op, m, n), comp);
   const std::ptrdiff_t pieces =
       chunk_count(std::ptrdiff_t(total), threads, tuning::merge_chunks_per_thread,
                   tuning::merge_min_chunk_items);
   std::vector<cut_pair<size>> cuts(size(pieces) + 1);
   std::vector<size> at(size(pieces) + 1, 0);
   region_errors errors;
-  const auto counting = [](bool, size) {};
+  const discard_iterator none;
 #pragma omp parallel num_threads(threads)
   {
 #pragma omp for schedule(static)
@@ -68,14 +103,18 @@ std::size_t set_operation_pieces(KeyA a, std::size_t m, ValA va, KeyB b, std::si
 #pragma omp for schedule(dynamic, 1)
     for (std::ptrdiff_t p = 0; p < pieces; ++p)
       errors.run([&] {
-        at[p + 1] = serial_set_operation<Op>(a, cuts[p].a, cuts[p + 1].a, b, cuts[p].b,
-                                             cuts[p + 1].b, comp, counting);
+        at[p + 1] = set_operation_piece<Op, true>(a, none, cuts[p].a, cuts[p + 1].a, b, none,
+                                                  cuts[p].b, cuts[p + 1].b, none, none, 0, comp);
       });
 #pragma omp single
     for (std::ptrdiff_t p = 1; p <= pieces; ++p) at[p] += at[p - 1];
 #pragma omp for schedule(dynamic, 1)
     for (std::ptrdiff_t p = 0; p < pieces; ++p)
-      errors.run([&] { run(cuts[p].a, cuts[p + 1].a, cuts[p].b, cuts[p + 1].b, at[p]); });
+      errors.run([&] {
+        set_operation_piece<Op, false>(a, va, cuts[p].a, cuts[p + 1].a, b, vb, cuts[p].b,
+                                       cuts[p + 1].b, out + at[p], vout + at[p], at[p + 1] - at[p],
+                                       comp);
+      });
   }
   errors.rethrow();
   return at[pieces];
