@@ -237,6 +237,37 @@ TEST_F(CpuToolbox, SetOperationPieceStoresNothingPastItsCount) {
   }
 }
 
+/// An output that records every store (k, value): a proxy, not memory.
+struct recording_output {
+  std::vector<std::pair<std::size_t, int>>* stores;
+  std::size_t at;
+  struct slot {
+    const recording_output* out;
+    std::size_t k;
+    void operator=(int v) const { out->stores->emplace_back(k, v); }
+  };
+  slot operator[](std::ptrdiff_t i) const { return {this, at + std::size_t(i)}; }
+  recording_output operator+(std::ptrdiff_t i) const { return {stores, at + std::size_t(i)}; }
+};
+
+TEST_F(CpuToolbox, SetOperationsStoreEachOutputOnceThroughAProxy) {
+  // Outputs that are not plain memory see std::'s stores: each output once, nothing else.
+  const auto a = sorted_keys<int>(rng, 500, 40), b = sorted_keys<int>(rng, 400, 40);
+  for (const set_op op : every_set_op) {
+    std::vector<int> want_keys;
+    std::vector<std::uint64_t> want_origins;
+    reference_set_operation(op, a, b, corank::less{}, want_keys, want_origins);
+    std::vector<std::pair<std::size_t, int>> stores;
+    corank::cpu::set_operation(op, a.begin(), a.end(), b.begin(), b.end(),
+                               recording_output{&stores, 0}, corank::less{});
+    ASSERT_EQ(stores.size(), want_keys.size()) << set_op_name(op);
+    for (std::size_t k = 0; k < stores.size(); ++k) {
+      ASSERT_EQ(stores[k].first, k) << set_op_name(op);
+      ASSERT_EQ(stores[k].second, want_keys[k]) << set_op_name(op) << ", at " << k;
+    }
+  }
+}
+
 TEST_F(CpuToolbox, SetOperationsOnUnsortedInputsEndInBounds) {
   // A violated precondition: any output, but never more than the bound, and the call ends.
   std::uniform_int_distribution<int> key(0, 50);

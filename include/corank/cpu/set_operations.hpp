@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -32,13 +33,23 @@
 namespace corank::cpu {
 namespace detail {
 
+/// Whether out[k] = x may be stored speculatively (then overwritten) with nothing seen by anyone:
+/// memory of a trivially copyable type, or discarded. Other outputs (proxies that check or
+/// transform what they are given) get each output once, as std:: gives it.
+template <class It>
+inline constexpr bool stores_freely =
+    std::is_same_v<It, discard_iterator> ||
+    (std::is_lvalue_reference_v<decltype(std::declval<It&>()[0])> &&
+     std::is_trivially_copyable_v<std::remove_reference_t<decltype(std::declval<It&>()[0])>>);
+
 /// The std::set_* loop of `Op` on A[i, i_end) and B[j, j_end) (keys a, b; values va, vb),
 /// written to out[0, limit) and vout: returns the number of outputs. Without branches on the keys:
 /// each step stores its candidate (B's element when B's key comes first, else A's) at out[k] and
 /// keeps it by advancing k, so a step that outputs nothing stores an element that the next output
 /// overwrites; the loop ends when k reaches limit, so nothing is stored at or past out[limit]
-/// (limit: the piece's count from the counting pass, or the output's capacity). Counting = true:
-/// counts only, stores nothing. Any comparator ends: every step advances i or j.
+/// (limit: the piece's count from the counting pass, or the output's capacity). Outputs that do
+/// not store freely get only the kept stores (a branch). Counting = true: counts only, stores
+/// nothing. Any comparator ends: every step advances i or j.
 template <set_op Op, bool Counting, class KeyA, class ValA, class KeyB, class ValB, class KeyOut,
           class ValOut, class Compare>
 std::size_t set_operation_piece(KeyA a, ValA va, std::size_t i, std::size_t i_end, KeyB b, ValB vb,
@@ -51,11 +62,15 @@ std::size_t set_operation_piece(KeyA a, ValA va, std::size_t i, std::size_t i_en
   while (i < i_end && j < j_end && (Counting || k < limit)) {
     const bool a_first = comp(a[i], b[j]);
     const bool b_first = comp(b[j], a[i]) & !a_first;  // & (not &&): both compared, no branch
+    const bool keep =
+        (keep_a_only & a_first) | (keep_b_only & b_first) | (keep_pairs & !a_first & !b_first);
     if constexpr (!Counting) {
-      out[k] = b_first ? b[j] : a[i];
-      vout[k] = b_first ? vb[j] : va[i];
+      if ((stores_freely<KeyOut> && stores_freely<ValOut>) || keep) {
+        out[k] = b_first ? b[j] : a[i];
+        vout[k] = b_first ? vb[j] : va[i];
+      }
     }
-    k += (keep_a_only & a_first) | (keep_b_only & b_first) | (keep_pairs & !a_first & !b_first);
+    k += keep;
     i += !b_first;
     j += !a_first;
   }
