@@ -8,9 +8,11 @@
 //   set_operation(op, ...), set_operation_by_key(op, ...): the operation as a parameter
 // Each returns the end of the output (a pair of ends for _by_key), as std:: does.
 //
-// Two passes over the merge path cut at balanced cuts (merge_path_walk.hpp: cuts where the std::
-// loop passes, so that pieces run it on their own): the first counts each piece's outputs, a scan
-// places them, the second writes. Inputs are read twice, outputs written once. Same output as
+// The merge path cut at balanced cuts (merge_path_walk.hpp: cuts where the std:: loop passes, so
+// that pieces run it on their own). Union and symmetric difference: two passes, the first counts
+// each piece's outputs, a scan places them, the second writes (inputs read twice). Intersection
+// and difference into memory: one pass, each piece writes to a stage sized by its most outputs,
+// a scan places them, a copy moves them out. Same output as
 // std:: (which elements, in which order; a pair of equal keys outputs A's element and value).
 // The CPU's piece loop (set_operation_piece) has no branch on the keys: it stores the candidate
 // output every step and advances the output index by the comparisons (std::'s loop mispredicts
@@ -21,6 +23,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -86,6 +89,30 @@ std::size_t set_operation_piece(KeyA a, ValA va, std::size_t i, std::size_t i_en
   return k;
 }
 
+/// Room for the outputs of a piece before their place is known (the one-pass form): uninitialised
+/// memory of the output's type, when that stores freely and needs no construction; nothing for a
+/// discarded output; `possible` false otherwise (the two-pass form then writes in place).
+template <class It, class = void>
+struct stage {
+  static constexpr bool possible = false;
+  explicit stage(std::size_t) {}
+  discard_iterator begin() const { return {}; }
+};
+template <>
+struct stage<discard_iterator> {
+  static constexpr bool possible = true;
+  explicit stage(std::size_t) {}
+  discard_iterator begin() const { return {}; }
+};
+template <class It>
+struct stage<It, std::enable_if_t<stores_freely<It> && !std::is_same_v<It, discard_iterator>>> {
+  using value = std::remove_reference_t<decltype(std::declval<It&>()[0])>;
+  static constexpr bool possible = std::is_trivially_default_constructible_v<value>;
+  std::unique_ptr<value[]> data;
+  explicit stage(std::size_t n) : data(possible ? new value[n] : nullptr) {}
+  value* begin() const { return data.get(); }
+};
+
 template <set_op Op, class KeyA, class ValA, class KeyB, class ValB, class KeyOut, class ValOut,
           class Compare>
 std::size_t set_operation_pieces(KeyA a, std::size_t m, ValA va, KeyB b, std::size_t n, ValB vb,
@@ -103,6 +130,17 @@ std::size_t set_operation_pieces(KeyA a, std::size_t m, ValA va, KeyB b, std::si
   std::vector<size> at(size(pieces) + 1, 0);
   region_errors errors;
   const discard_iterator none;
+  // One pass where the output is at most A (intersection, difference): a stage touched only
+  // where written costs less than a second walk. Union and symmetric difference output at least
+  // half the inputs: the stage's page faults and copy cost more than the count (10M u32 per input,
+  // 2 threads: union 160 ms one pass, 156 two; intersection 83 and 147; docs/notes/toolbox.md).
+  constexpr bool one_pass = (Op == set_op::intersect || Op == set_op::difference) &&
+                            stage<KeyOut>::possible && stage<ValOut>::possible;
+  std::vector<size> room(one_pass ? size(pieces) + 1 : 0, 0);  // the stage's offsets
+  // The pieces' most outputs add up to at most the whole's: the stage is as large as the output.
+  const size stage_size = one_pass ? set_operation_max_outputs(Op, m, n) : 0;
+  const auto staged_keys = std::make_unique<stage<KeyOut>>(stage_size);
+  const auto staged_values = std::make_unique<stage<ValOut>>(stage_size);
 #pragma omp parallel num_threads(threads)
   {
 #pragma omp for schedule(static)
@@ -115,21 +153,49 @@ std::size_t set_operation_pieces(KeyA a, std::size_t m, ValA va, KeyB b, std::si
       cuts[p].a = cuts[p].a < cuts[p - 1].a ? cuts[p - 1].a : cuts[p].a;
       cuts[p].b = cuts[p].b < cuts[p - 1].b ? cuts[p - 1].b : cuts[p].b;
     }
-#pragma omp for schedule(dynamic, 1)
-    for (std::ptrdiff_t p = 0; p < pieces; ++p)
-      errors.run([&] {
-        at[p + 1] = set_operation_piece<Op, true>(a, none, cuts[p].a, cuts[p + 1].a, b, none,
-                                                  cuts[p].b, cuts[p + 1].b, none, none, 0, comp);
-      });
+    if constexpr (one_pass) {
+      // Each piece writes to its room in the stage (its most outputs), then, placed by the scan
+      // of the counts, is copied out: a copy of the output instead of a second walk.
+#pragma omp for schedule(static)
+      for (std::ptrdiff_t p = 0; p < pieces; ++p)
+        room[p + 1] =
+            set_operation_max_outputs(Op, cuts[p + 1].a - cuts[p].a, cuts[p + 1].b - cuts[p].b);
 #pragma omp single
-    for (std::ptrdiff_t p = 1; p <= pieces; ++p) at[p] += at[p - 1];
+      for (std::ptrdiff_t p = 1; p <= pieces; ++p) room[p] += room[p - 1];
 #pragma omp for schedule(dynamic, 1)
-    for (std::ptrdiff_t p = 0; p < pieces; ++p)
-      errors.run([&] {
-        set_operation_piece<Op, false>(a, va, cuts[p].a, cuts[p + 1].a, b, vb, cuts[p].b,
-                                       cuts[p + 1].b, out + at[p], vout + at[p], at[p + 1] - at[p],
-                                       comp);
-      });
+      for (std::ptrdiff_t p = 0; p < pieces; ++p)
+        errors.run([&] {
+          at[p + 1] = set_operation_piece<Op, false>(
+              a, va, cuts[p].a, cuts[p + 1].a, b, vb, cuts[p].b, cuts[p + 1].b,
+              staged_keys->begin() + room[p], staged_values->begin() + room[p],
+              room[p + 1] - room[p], comp);
+        });
+#pragma omp single
+      for (std::ptrdiff_t p = 1; p <= pieces; ++p) at[p] += at[p - 1];
+#pragma omp for schedule(dynamic, 1)
+      for (std::ptrdiff_t p = 0; p < pieces; ++p) {
+        const auto keys = staged_keys->begin() + room[p];
+        const auto values = staged_values->begin() + room[p];
+        const size from = at[p], count = at[p + 1] - at[p];
+        for (size k = 0; k < count; ++k) out[from + k] = keys[k], vout[from + k] = values[k];
+      }
+    } else {
+#pragma omp for schedule(dynamic, 1)
+      for (std::ptrdiff_t p = 0; p < pieces; ++p)
+        errors.run([&] {
+          at[p + 1] = set_operation_piece<Op, true>(a, none, cuts[p].a, cuts[p + 1].a, b, none,
+                                                    cuts[p].b, cuts[p + 1].b, none, none, 0, comp);
+        });
+#pragma omp single
+      for (std::ptrdiff_t p = 1; p <= pieces; ++p) at[p] += at[p - 1];
+#pragma omp for schedule(dynamic, 1)
+      for (std::ptrdiff_t p = 0; p < pieces; ++p)
+        errors.run([&] {
+          set_operation_piece<Op, false>(a, va, cuts[p].a, cuts[p + 1].a, b, vb, cuts[p].b,
+                                         cuts[p + 1].b, out + at[p], vout + at[p],
+                                         at[p + 1] - at[p], comp);
+        });
+    }
   }
   errors.rethrow();
   return at[pieces];
