@@ -1,7 +1,9 @@
 // Cooperative pieces of the segmented scan: the (head flag, value) pair and its operator, warp and
-// block scans of pairs, the warp-wide search of a tile's first segment head in the offsets, and the
+// block scans of pairs, the warp-wide search of a tile's first segment head in the offsets, the
 // per-tile status words of the decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix
-// Scan with Decoupled Look-back", 2016) whose carries stop at segment heads.
+// Scan with Decoupled Look-back", 2016) whose carries stop at segment heads, and the steps of one
+// staged tile (its head bits, a thread's two sweeps over its run, the carry in, the store) that the
+// tile kernel (kernels/segmented_scan.cuh) composes.
 #pragma once
 
 #include <cstdint>
@@ -220,5 +222,139 @@ struct step_states {
     atomicAdd(tiles_done + pass % pass_ring, 1ull);
   }
 };
+
+// ---- the steps of one staged tile ------------------------------------------------------------
+
+/// What a scan writes at position j, given the inclusive value there, the one before it in the
+/// segment (`before`, meaningful unless `head`), and whether j is a segment head.
+template <bool Exclusive, class T, class Op>
+__device__ __forceinline__ T scan_output(const T& inclusive, const T& before, bool head,
+                                         const T& init, Op& op) {
+  if constexpr (Exclusive)
+    return head ? init : op(init, before);
+  else
+    return inclusive;
+}
+
+/// Sets bit (h - base) of head_bits for every segment head h in [base, base + count): the offsets
+/// from offsets[first_head] on that fall inside the tile (offsets[num_segments] = n is no head;
+/// empty segments set the same bit again). This is the co-rank between element positions and
+/// segment heads. Each round issues `Walk` loads per thread before using any, and goes on while
+/// the round's last offset still fell inside the tile. Ends with a barrier.
+template <int Threads, int Walk, class Offset>
+__device__ __forceinline__ void mark_tile_heads(const Offset* offsets, std::int64_t num_segments,
+                                                std::int64_t first_head, std::int64_t base,
+                                                int count, unsigned* head_bits, int tid) {
+  const std::int64_t end = base + count;
+  for (std::int64_t first = first_head;; first += std::int64_t(Walk) * Threads) {
+    std::int64_t head[Walk];
+#pragma unroll
+    for (int k = 0; k < Walk; ++k) {
+      const std::int64_t i = first + k * Threads + tid;
+      head[k] = i < num_segments ? static_cast<std::int64_t>(offsets[i]) : end;
+    }
+#pragma unroll
+    for (int k = 0; k < Walk; ++k)
+      if (head[k] < end) {
+        const int at = int(head[k] - base);
+        atomicOr(&head_bits[at / 32], 1u << (at % 32));
+      }
+    if (!__syncthreads_or(tid == Threads - 1 && head[Walk - 1] < end)) break;
+  }
+}
+
+/// The head bits of this thread's run of `Items` items from item tid * Items of a tile of `count`
+/// items (bit j: item j is a head or lies past the tile's end), from the one or two words the run
+/// spans.
+template <int Items>
+__device__ __forceinline__ unsigned run_head_bits(const unsigned* head_bits, int tid, int count) {
+  static_assert(Items < 32, "a run's head bits fit a word");
+  const int first = tid * Items, word = first / 32, shift = first % 32, inside = count - first;
+  unsigned bits = head_bits[word] >> shift;
+  if (shift + Items > 32) bits |= head_bits[word + 1] << (32 - shift);
+  if (inside < Items) bits |= inside <= 0 ? ~0u : ~0u << inside;
+  return bits;
+}
+
+/// Sweep 1 over a thread's run: its (head, value) pair, items past the tile's end counting as
+/// heads. With a scale (the scaled scan), each item becomes item * scale first, stored back.
+/// Odd `Items` keep the run's accesses free of bank conflicts.
+template <int Items, bool Scaled, class T, class Op>
+__device__ __forceinline__ flagged<T> reduce_run(T* run, const T* scale, unsigned heads, Op& op) {
+  flagged<T> mine{false, T{}};
+#pragma unroll
+  for (int j = 0; j < Items; ++j) {
+    T x = run[j];
+    if constexpr (Scaled) {
+      x = x * scale[j];
+      run[j] = x;
+    }
+    const bool h = (heads >> j) & 1u;
+    mine.value = (j == 0 || h) ? x : op(mine.value, x);
+    mine.head = mine.head || h;
+  }
+  return mine;
+}
+
+/// The tile's carry in (one thread): publishes the tile's total in `state` (its carry at once if
+/// the tile holds a head, else its aggregate) and, unless the tile starts at a head, looks back for
+/// the carry in, which stops at the nearest head, then publishes its own carry. Returns the carry
+/// in (meaningless when the tile starts at a head).
+template <class T, class Op>
+__device__ __forceinline__ T tile_carry_in(const tile_state<T>& state, std::int64_t tile,
+                                           const flagged<T>& total, bool starts_at_head, Op& op) {
+  if (total.head)
+    state.publish(tile, tile_status::carry, total.value);
+  else
+    state.publish(tile, tile_status::aggregate, total.value);
+  if (starts_at_head) return T{};
+  const T carry = state.look_back(tile, op);
+  if (!total.head) state.publish(tile, tile_status::carry, op(carry, total.value));
+  return carry;
+}
+
+/// The value just before a thread's run within its segment: from its block prefix and the tile's
+/// carry in (read only where it exists: the carry exists when the tile does not start at a head).
+template <class T, class Op>
+__device__ __forceinline__ T run_seed(const flagged<T>& prefix, bool has_prefix, const T* carry,
+                                      bool starts_at_head, Op& op) {
+  if (starts_at_head) return prefix.value;
+  if (!has_prefix) return *carry;
+  return prefix.head ? prefix.value : op(*carry, prefix.value);
+}
+
+/// Sweep 2 over a thread's run: rescans it in place from `before`, the value just before it within
+/// its segment, writing what the scan writes (scan_output).
+template <int Items, bool Exclusive, class T, class Op>
+__device__ __forceinline__ void rescan_run(T* run, T before, unsigned heads, const T& init,
+                                           Op& op) {
+#pragma unroll
+  for (int j = 0; j < Items; ++j) {
+    const T x = run[j];
+    const bool h = (heads >> j) & 1u;
+    const T inclusive = h ? x : op(before, x);
+    run[j] = scan_output<Exclusive>(inclusive, before, h, init, op);
+    before = inclusive;
+  }
+}
+
+/// Stores a staged tile of `count` of `TileItems` items to `out`: whole 16-byte vectors when the
+/// tile is full and `out` aligned, else item by item.
+template <int Threads, int TileItems, class T>
+__device__ __forceinline__ void store_tile(const T* staged, T* out, int count, bool aligned,
+                                           int tid) {
+  constexpr int V = int(16 / sizeof(T));
+  if (count == TileItems && aligned) {
+    struct alignas(16) vec {
+      T x[V];
+    };
+    const vec* from = reinterpret_cast<const vec*>(staged);
+    vec* to = reinterpret_cast<vec*>(out);
+#pragma unroll 4
+    for (int vi = tid; vi < TileItems / V; vi += Threads) to[vi] = from[vi];
+  } else {
+    for (int i = tid; i < count; i += Threads) out[i] = staged[i];
+  }
+}
 
 }  // namespace corank::cuda::block

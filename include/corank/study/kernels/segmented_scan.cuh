@@ -9,7 +9,7 @@
 
 namespace corank::study::cuda::kernels {
 
-using corank::cuda::kernels::scan_output;
+using corank::cuda::block::scan_output;
 
 // ---- study: one thread per segment ------------------------------------------------------------
 
