@@ -23,6 +23,7 @@
 #include <type_traits>
 
 #include "corank/cuda/detail/bitonic_sort.cuh"
+#include "corank/cuda/detail/sort_entry_points.cuh"
 #include "corank/cuda/detail/temporary_storage.cuh"
 #include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
@@ -30,18 +31,6 @@
 #include "corank/functional.hpp"
 
 namespace corank::cuda {
-
-namespace detail {
-
-template <class Key, class Value>
-constexpr void check_sort_types() {
-  static_assert(std::is_trivially_copyable_v<Key> && sizeof(Key) <= 16,
-                "corank::cuda sorts: keys must be trivially copyable, at most 16 bytes");
-  static_assert(std::is_trivially_copyable_v<Value> && sizeof(Value) <= 16,
-                "corank::cuda sorts: values must be trivially copyable, at most 16 bytes");
-}
-
-}  // namespace detail
 
 /// Bytes of temporary storage the caller's-buffer overloads of bitonic_sort (Value = no_value)
 /// and bitonic_sort_by_key need for n items: none (the network sorts in place; the query keeps
@@ -51,54 +40,10 @@ constexpr std::size_t bitonic_sort_temp_bytes(std::size_t /*n*/) {
   return 0;
 }
 
-/// Sorts keys[0, n) in place by comp (not stable).
-template <class Key, class Compare = corank::less, detail::not_a_buffer<Compare> = 0>
-cudaError_t bitonic_sort(Key* keys, std::size_t n, Compare comp = {}, cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Key>();
-  return detail::bitonic_sort_from({}, keys, static_cast<no_value*>(nullptr), n, comp, stream);
-}
-
-/// As above, with temporary storage (none needed) from `resource`.
-template <class Key, class Compare = corank::less>
-cudaError_t bitonic_sort(memory_resource_ref resource, Key* keys, std::size_t n, Compare comp = {},
-                         cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Key>();
-  return detail::bitonic_sort_from(resource, keys, static_cast<no_value*>(nullptr), n, comp,
-                                   stream);
-}
-
-/// As above, with the caller's temporary storage (>= bitonic_sort_temp_bytes<Key>(n), i.e. any).
-template <class Key, class Compare = corank::less>
-cudaError_t bitonic_sort(Key* keys, std::size_t n, void* temp, std::size_t temp_bytes,
-                         Compare comp = {}, cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Key>();
-  return detail::bitonic_sort_from({temp, temp_bytes}, keys, static_cast<no_value*>(nullptr), n,
-                                   comp, stream);
-}
-
-/// Sorts keys[0, n) in place by comp and moves vals[0, n) alongside (not stable).
-template <class Key, class Value, class Compare = corank::less, detail::not_a_buffer<Compare> = 0>
-cudaError_t bitonic_sort_by_key(Key* keys, Value* vals, std::size_t n, Compare comp = {},
-                                cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Value>();
-  return detail::bitonic_sort_from({}, keys, vals, n, comp, stream);
-}
-
-/// As above, with temporary storage (none needed) from `resource`.
-template <class Key, class Value, class Compare = corank::less>
-cudaError_t bitonic_sort_by_key(memory_resource_ref resource, Key* keys, Value* vals, std::size_t n,
-                                Compare comp = {}, cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Value>();
-  return detail::bitonic_sort_from(resource, keys, vals, n, comp, stream);
-}
-
-/// As above, with the caller's temporary storage (>= bitonic_sort_temp_bytes<Key, Value>(n)).
-template <class Key, class Value, class Compare = corank::less>
-cudaError_t bitonic_sort_by_key(Key* keys, Value* vals, std::size_t n, void* temp,
-                                std::size_t temp_bytes, Compare comp = {},
-                                cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Value>();
-  return detail::bitonic_sort_from({temp, temp_bytes}, keys, vals, n, comp, stream);
-}
+/// bitonic_sort(keys, n, ...) sorts keys[0, n) in place by comp, not stable;
+/// bitonic_sort_by_key(keys, vals, n, ...) moves vals[0, n) alongside. Each with temporary storage
+/// (none needed) from the library's cache, a memory resource, or the caller's buffer (temp,
+/// temp_bytes >= bitonic_sort_temp_bytes<Key, Value>(n), i.e. any).
+CORANK_CUDA_SORT_ENTRY_POINTS(bitonic_sort, detail::bitonic_sort_from)
 
 }  // namespace corank::cuda

@@ -39,6 +39,7 @@
 
 #include "corank/cuda/bitonic_sort.cuh"
 #include "corank/cuda/detail/merge_sort.cuh"
+#include "corank/cuda/detail/sort_entry_points.cuh"
 #include "corank/cuda/detail/temporary_storage.cuh"
 #include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
@@ -75,52 +76,10 @@ std::size_t stable_sort_temp_bytes(std::size_t n) {
   return n < 2 ? 0 : detail::merge_sort_layout<Key, Value>::bytes(n);
 }
 
-/// Sorts keys[0, n) in place, stably, by comp (temporary storage from the library's cache).
-template <class Key, class Compare = corank::less, detail::not_a_buffer<Compare> = 0>
-cudaError_t stable_sort(Key* keys, std::size_t n, Compare comp = {}, cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Key>();
-  return detail::merge_sort_impl({}, keys, static_cast<no_value*>(nullptr), n, comp, stream);
-}
-
-/// As above with temporary storage from `resource`.
-template <class Key, class Compare = corank::less>
-cudaError_t stable_sort(memory_resource_ref resource, Key* keys, std::size_t n, Compare comp = {},
-                        cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Key>();
-  return detail::merge_sort_impl(resource, keys, static_cast<no_value*>(nullptr), n, comp, stream);
-}
-
-/// As above with the caller's temporary storage (temp_bytes >= stable_sort_temp_bytes<Key>(n)).
-template <class Key, class Compare = corank::less>
-cudaError_t stable_sort(Key* keys, std::size_t n, void* temp, std::size_t temp_bytes,
-                        Compare comp = {}, cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Key>();
-  return detail::merge_sort_impl({temp, temp_bytes}, keys, static_cast<no_value*>(nullptr), n, comp,
-                                 stream);
-}
-
-/// Sorts keys[0, n) in place, stably, by comp, moving vals[0, n) alongside.
-template <class Key, class Value, class Compare = corank::less, detail::not_a_buffer<Compare> = 0>
-cudaError_t stable_sort_by_key(Key* keys, Value* vals, std::size_t n, Compare comp = {},
-                               cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Value>();
-  return detail::merge_sort_impl({}, keys, vals, n, comp, stream);
-}
-
-/// As above with temporary storage from `resource`.
-template <class Key, class Value, class Compare = corank::less>
-cudaError_t stable_sort_by_key(memory_resource_ref resource, Key* keys, Value* vals, std::size_t n,
-                               Compare comp = {}, cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Value>();
-  return detail::merge_sort_impl(resource, keys, vals, n, comp, stream);
-}
-
-/// As above with the caller's temporary storage (>= stable_sort_temp_bytes<Key, Value>(n)).
-template <class Key, class Value, class Compare = corank::less>
-cudaError_t stable_sort_by_key(Key* keys, Value* vals, std::size_t n, void* temp,
-                               std::size_t temp_bytes, Compare comp = {}, cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Value>();
-  return detail::merge_sort_impl({temp, temp_bytes}, keys, vals, n, comp, stream);
-}
+/// stable_sort(keys, n, ...) sorts keys[0, n) in place, stably, by comp;
+/// stable_sort_by_key(keys, vals, n, ...) moves vals[0, n) alongside. Each with temporary storage
+/// from the library's cache, a memory resource, or the caller's buffer (temp, temp_bytes >=
+/// stable_sort_temp_bytes<Key, Value>(n)).
+CORANK_CUDA_SORT_ENTRY_POINTS(stable_sort, detail::merge_sort_impl)
 
 }  // namespace corank::cuda

@@ -101,57 +101,26 @@ cudaError_t set_operation_by_key(set_op op, const K* keys_a, const V* vals_a, st
                                keys_out, vals_out, count, comp, stream);
 }
 
-// The four operations by name (the library's cache; the other forms through set_operation).
-template <class K, class Compare = corank::less>
-cudaError_t set_union(const K* a, std::size_t m, const K* b, std::size_t n, K* out,
-                      output_count count, Compare comp = {}, cudaStream_t stream = 0) {
-  return set_operation(set_op::unite, a, m, b, n, out, count, comp, stream);
-}
-template <class K, class Compare = corank::less>
-cudaError_t set_intersection(const K* a, std::size_t m, const K* b, std::size_t n, K* out,
-                             output_count count, Compare comp = {}, cudaStream_t stream = 0) {
-  return set_operation(set_op::intersect, a, m, b, n, out, count, comp, stream);
-}
-template <class K, class Compare = corank::less>
-cudaError_t set_difference(const K* a, std::size_t m, const K* b, std::size_t n, K* out,
-                           output_count count, Compare comp = {}, cudaStream_t stream = 0) {
-  return set_operation(set_op::difference, a, m, b, n, out, count, comp, stream);
-}
-template <class K, class Compare = corank::less>
-cudaError_t set_symmetric_difference(const K* a, std::size_t m, const K* b, std::size_t n, K* out,
-                                     output_count count, Compare comp = {},
-                                     cudaStream_t stream = 0) {
-  return set_operation(set_op::symmetric_difference, a, m, b, n, out, count, comp, stream);
-}
-template <class K, class V, class Compare = corank::less>
-cudaError_t set_union_by_key(const K* ka, const V* va, std::size_t m, const K* kb, const V* vb,
-                             std::size_t n, K* keys_out, V* vals_out, output_count count,
-                             Compare comp = {}, cudaStream_t stream = 0) {
-  return set_operation_by_key(set_op::unite, ka, va, m, kb, vb, n, keys_out, vals_out, count, comp,
-                              stream);
-}
-template <class K, class V, class Compare = corank::less>
-cudaError_t set_intersection_by_key(const K* ka, const V* va, std::size_t m, const K* kb,
-                                    const V* vb, std::size_t n, K* keys_out, V* vals_out,
-                                    output_count count, Compare comp = {},
-                                    cudaStream_t stream = 0) {
-  return set_operation_by_key(set_op::intersect, ka, va, m, kb, vb, n, keys_out, vals_out, count,
-                              comp, stream);
-}
-template <class K, class V, class Compare = corank::less>
-cudaError_t set_difference_by_key(const K* ka, const V* va, std::size_t m, const K* kb, const V* vb,
-                                  std::size_t n, K* keys_out, V* vals_out, output_count count,
-                                  Compare comp = {}, cudaStream_t stream = 0) {
-  return set_operation_by_key(set_op::difference, ka, va, m, kb, vb, n, keys_out, vals_out, count,
-                              comp, stream);
-}
-template <class K, class V, class Compare = corank::less>
-cudaError_t set_symmetric_difference_by_key(const K* ka, const V* va, std::size_t m, const K* kb,
-                                            const V* vb, std::size_t n, K* keys_out, V* vals_out,
-                                            output_count count, Compare comp = {},
-                                            cudaStream_t stream = 0) {
-  return set_operation_by_key(set_op::symmetric_difference, ka, va, m, kb, vb, n, keys_out,
-                              vals_out, count, comp, stream);
-}
+// The four operations by name: set_union(...) = set_operation(set_op::unite, ...) and
+// set_union_by_key(...) = set_operation_by_key(set_op::unite, ...), and so on (the library's
+// cache; the other forms through set_operation).
+#define CORANK_CUDA_SET_OPERATION(name, op)                                                    \
+  template <class K, class Compare = corank::less>                                             \
+  cudaError_t name(const K* a, std::size_t m, const K* b, std::size_t n, K* out,               \
+                   output_count count, Compare comp = {}, cudaStream_t stream = 0) {           \
+    return set_operation(op, a, m, b, n, out, count, comp, stream);                            \
+  }                                                                                            \
+  template <class K, class V, class Compare = corank::less>                                    \
+  cudaError_t name##_by_key(const K* ka, const V* va, std::size_t m, const K* kb, const V* vb, \
+                            std::size_t n, K* keys_out, V* vals_out, output_count count,       \
+                            Compare comp = {}, cudaStream_t stream = 0) {                      \
+    return set_operation_by_key(op, ka, va, m, kb, vb, n, keys_out, vals_out, count, comp,     \
+                                stream);                                                       \
+  }
+CORANK_CUDA_SET_OPERATION(set_union, set_op::unite)
+CORANK_CUDA_SET_OPERATION(set_intersection, set_op::intersect)
+CORANK_CUDA_SET_OPERATION(set_difference, set_op::difference)
+CORANK_CUDA_SET_OPERATION(set_symmetric_difference, set_op::symmetric_difference)
+#undef CORANK_CUDA_SET_OPERATION
 
 }  // namespace corank::cuda

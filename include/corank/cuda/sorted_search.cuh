@@ -1,12 +1,14 @@
 // corank::cuda::sorted_lower_bound, sorted_upper_bound, lower_bound, upper_bound: vectorised
 // searches of needles in a sorted haystack, on the GPU.
 //
-//   cudaError_t sorted_lower_bound(haystack, m, needles, n, out, comp = corank::less{}, stream =
-//   0); cudaError_t sorted_upper_bound(...);      as above, the upper bound cudaError_t
-//   sorted_lower_bound(resource, haystack, ...);                 (memory.cuh's forms) cudaError_t
-//   sorted_lower_bound(haystack, m, needles, n, out, temp, temp_bytes, comp, stream); std::size_t
-//   sorted_search_temp_bytes<Key, Index>(m, n); cudaError_t lower_bound(haystack, m, needles, n,
-//   out, comp, stream);    needles in any order cudaError_t upper_bound(...);
+//   cudaError_t sorted_lower_bound(haystack, m, needles, n, out, comp = corank::less{},
+//                                  stream = 0);
+//   cudaError_t sorted_upper_bound(...);                        as above, the upper bound
+//   cudaError_t sorted_lower_bound(resource, haystack, ...);    (memory.cuh's forms)
+//   cudaError_t sorted_lower_bound(haystack, m, needles, n, out, temp, temp_bytes, comp, stream);
+//   std::size_t sorted_search_temp_bytes<Key, Index>(m, n);
+//   cudaError_t lower_bound(haystack, m, needles, n, out, comp, stream);    needles in any order
+//   cudaError_t upper_bound(...);
 //
 // out[i] = the number of haystack keys before needles[i] (lower: those less than it; upper: those
 // not greater), as std::lower_bound / std::upper_bound - haystack. Index: an integer type that
@@ -43,45 +45,33 @@ std::size_t sorted_search_temp_bytes(std::size_t m, std::size_t n) {
   return detail::sorted_search_layout<Key, Index>(m, n, nullptr).bytes();
 }
 
-/// out[i] = the lower bound of needles[i] in haystack[0, m); needles[0, n) sorted.
-template <class K, class Index, class Compare = corank::less, detail::not_a_buffer<Compare> = 0>
-cudaError_t sorted_lower_bound(const K* haystack, std::size_t m, const K* needles, std::size_t n,
-                               Index* out, Compare comp = {}, cudaStream_t stream = 0) {
-  return detail::sorted_search<false>({}, haystack, m, needles, n, out, comp, stream);
-}
-template <class K, class Index, class Compare = corank::less>
-cudaError_t sorted_lower_bound(memory_resource_ref resource, const K* haystack, std::size_t m,
-                               const K* needles, std::size_t n, Index* out, Compare comp = {},
-                               cudaStream_t stream = 0) {
-  return detail::sorted_search<false>(resource, haystack, m, needles, n, out, comp, stream);
-}
-template <class K, class Index, class Compare = corank::less>
-cudaError_t sorted_lower_bound(const K* haystack, std::size_t m, const K* needles, std::size_t n,
-                               Index* out, void* temp, std::size_t temp_bytes, Compare comp = {},
-                               cudaStream_t stream = 0) {
-  return detail::sorted_search<false>({temp, temp_bytes}, haystack, m, needles, n, out, comp,
-                                      stream);
-}
+// The three forms of a sorted search (temporary storage from the library's cache, a memory
+// resource or the caller's buffer), for each bound.
+#define CORANK_CUDA_SORTED_SEARCH(name, upper)                                                     \
+  template <class K, class Index, class Compare = corank::less, detail::not_a_buffer<Compare> = 0> \
+  cudaError_t name(const K* haystack, std::size_t m, const K* needles, std::size_t n, Index* out,  \
+                   Compare comp = {}, cudaStream_t stream = 0) {                                   \
+    return detail::sorted_search<upper>({}, haystack, m, needles, n, out, comp, stream);           \
+  }                                                                                                \
+  template <class K, class Index, class Compare = corank::less>                                    \
+  cudaError_t name(memory_resource_ref resource, const K* haystack, std::size_t m,                 \
+                   const K* needles, std::size_t n, Index* out, Compare comp = {},                 \
+                   cudaStream_t stream = 0) {                                                      \
+    return detail::sorted_search<upper>(resource, haystack, m, needles, n, out, comp, stream);     \
+  }                                                                                                \
+  template <class K, class Index, class Compare = corank::less>                                    \
+  cudaError_t name(const K* haystack, std::size_t m, const K* needles, std::size_t n, Index* out,  \
+                   void* temp, std::size_t temp_bytes, Compare comp = {},                          \
+                   cudaStream_t stream = 0) {                                                      \
+    return detail::sorted_search<upper>({temp, temp_bytes}, haystack, m, needles, n, out, comp,    \
+                                        stream);                                                   \
+  }
 
+/// out[i] = the lower bound of needles[i] in haystack[0, m); needles[0, n) sorted.
+CORANK_CUDA_SORTED_SEARCH(sorted_lower_bound, false)
 /// out[i] = the upper bound of needles[i] in haystack[0, m); needles[0, n) sorted.
-template <class K, class Index, class Compare = corank::less, detail::not_a_buffer<Compare> = 0>
-cudaError_t sorted_upper_bound(const K* haystack, std::size_t m, const K* needles, std::size_t n,
-                               Index* out, Compare comp = {}, cudaStream_t stream = 0) {
-  return detail::sorted_search<true>({}, haystack, m, needles, n, out, comp, stream);
-}
-template <class K, class Index, class Compare = corank::less>
-cudaError_t sorted_upper_bound(memory_resource_ref resource, const K* haystack, std::size_t m,
-                               const K* needles, std::size_t n, Index* out, Compare comp = {},
-                               cudaStream_t stream = 0) {
-  return detail::sorted_search<true>(resource, haystack, m, needles, n, out, comp, stream);
-}
-template <class K, class Index, class Compare = corank::less>
-cudaError_t sorted_upper_bound(const K* haystack, std::size_t m, const K* needles, std::size_t n,
-                               Index* out, void* temp, std::size_t temp_bytes, Compare comp = {},
-                               cudaStream_t stream = 0) {
-  return detail::sorted_search<true>({temp, temp_bytes}, haystack, m, needles, n, out, comp,
-                                     stream);
-}
+CORANK_CUDA_SORTED_SEARCH(sorted_upper_bound, true)
+#undef CORANK_CUDA_SORTED_SEARCH
 
 /// out[i] = the lower bound of needles[i] in haystack[0, m); needles in any order.
 template <class K, class Index, class Compare = corank::less>

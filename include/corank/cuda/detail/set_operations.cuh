@@ -133,21 +133,13 @@ cudaError_t launch_set_operation_op(set_op op, const K* a, const V* va, std::siz
                                     const V* vb, std::size_t n, K* keys_out, V* vals_out,
                                     std::size_t* total, const set_operation_parts& parts,
                                     void* temp, Compare comp, cudaStream_t stream) {
-  switch (op) {
-    case set_op::unite:
-      return launch_set_operation<set_op::unite>(a, va, m, b, vb, n, keys_out, vals_out, total,
-                                                 parts, temp, comp, stream);
-    case set_op::intersect:
-      return launch_set_operation<set_op::intersect>(a, va, m, b, vb, n, keys_out, vals_out, total,
-                                                     parts, temp, comp, stream);
-    case set_op::difference:
-      return launch_set_operation<set_op::difference>(a, va, m, b, vb, n, keys_out, vals_out, total,
-                                                      parts, temp, comp, stream);
-    case set_op::symmetric_difference:
-      return launch_set_operation<set_op::symmetric_difference>(
-          a, va, m, b, vb, n, keys_out, vals_out, total, parts, temp, comp, stream);
-  }
-  return cudaErrorInvalidValue;
+  return with_set_op(
+      op,
+      [&](auto kind) {
+        return launch_set_operation<decltype(kind)::value>(a, va, m, b, vb, n, keys_out, vals_out,
+                                                           total, parts, temp, comp, stream);
+      },
+      cudaErrorInvalidValue);
 }
 
 }  // namespace detail
