@@ -11,6 +11,8 @@ limit=${2:-230}
 out=${OUT:-out}
 mkdir -p "$out"
 [ -x "$bin/tests/test_cuda_merge" ] && tests_dir=$bin/tests || tests_dir=$bin
+# A folder of carried binaries may bring the shared libraries the CLI needs (TBB, Highway) in lib/.
+[ -d "$bin/lib" ] && export LD_LIBRARY_PATH="$bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 
 job() {  # job NAME COMMAND...: runs in the background under the limit; rc and seconds to NAME.rc
@@ -36,7 +38,11 @@ sanitize() {  # sanitize NAME TOOL SUITE FILTER
   local -n args=$tool
   job "$name" "${args[@]}" "$tests_dir/test_cuda_$suite" --gtest_brief=1 --gtest_filter="$filter"
 }
-sanitize memcheck_launch memcheck launch '*'
+# TriesAgainAfterARefusal provokes a refused cudaFuncSetAttribute on purpose; memcheck counts
+# every API error, so that test runs apart with API errors unreported (kernel accesses still are).
+sanitize memcheck_launch memcheck launch '-LaunchSetup.TriesAgainAfterARefusal'
+memcheck_quiet_api=("${memcheck[@]}" --report-api-errors no)
+sanitize memcheck_launch_refusal memcheck_quiet_api launch 'LaunchSetup.TriesAgainAfterARefusal'
 sanitize memcheck_merge memcheck merge '*/automatic*:-*Large*:*RandomSizes*'
 sanitize memcheck_sort memcheck sort 'StableSort.*:-*Huge*:*RandomSizes*:*Large*'
 sanitize racecheck_sort racecheck sort 'StableSort.FourWayPass*:StableSort.MergePass*:BitonicSort.WideTails*'
