@@ -23,11 +23,11 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "corank/cpu/item_buffer.hpp"
 #include "corank/cpu/options.hpp"
 #include "corank/functional.hpp"
 #include "corank/merge_path.hpp"
@@ -36,6 +36,10 @@
 namespace corank::cpu {
 namespace detail {
 
+/// What out[k] is (a reference to an item of memory, or a proxy).
+template <class It>
+using output_item_t = std::remove_reference_t<decltype(std::declval<It&>()[0])>;
+
 /// Whether out[k] = x may be stored speculatively (then overwritten) with nothing seen by anyone:
 /// memory of a trivially copyable type, or discarded. Other outputs (proxies that check or
 /// transform what they are given) get each output once, as std:: gives it.
@@ -43,7 +47,7 @@ template <class It>
 inline constexpr bool stores_freely =
     std::is_same_v<It, discard_iterator> ||
     (std::is_lvalue_reference_v<decltype(std::declval<It&>()[0])> &&
-     std::is_trivially_copyable_v<std::remove_reference_t<decltype(std::declval<It&>()[0])>>);
+     std::is_trivially_copyable_v<output_item_t<It>>);
 
 /// The std::set_* loop of `Op` on A[i, i_end) and B[j, j_end) (keys a, b; values va, vb),
 /// written to out[0, limit) and vout: returns the number of outputs. Without branches on the keys:
@@ -89,29 +93,18 @@ std::size_t set_operation_piece(KeyA a, ValA va, std::size_t i, std::size_t i_en
   return k;
 }
 
-/// Room for the outputs of a piece before their place is known (the one-pass form): uninitialised
-/// memory of the output's type, when that stores freely and needs no construction; nothing for a
-/// discarded output; `possible` false otherwise (the two-pass form then writes in place).
-template <class It, class = void>
-struct stage {
-  static constexpr bool possible = false;
-  explicit stage(std::size_t) {}
-  discard_iterator begin() const { return {}; }
-};
-template <>
-struct stage<discard_iterator> {
-  static constexpr bool possible = true;
-  explicit stage(std::size_t) {}
-  discard_iterator begin() const { return {}; }
-};
+/// Whether the outputs of a piece may wait in a stage before their place is known (the one-pass
+/// form): memory that stores freely and whose items need no construction, or a discarded output;
+/// otherwise the two-pass form writes in place.
 template <class It>
-struct stage<It, std::enable_if_t<stores_freely<It> && !std::is_same_v<It, discard_iterator>>> {
-  using value = std::remove_reference_t<decltype(std::declval<It&>()[0])>;
-  static constexpr bool possible = std::is_trivially_default_constructible_v<value>;
-  std::unique_ptr<value[]> data;
-  explicit stage(std::size_t n) : data(possible ? new value[n] : nullptr) {}
-  value* begin() const { return data.get(); }
-};
+inline constexpr bool stageable = std::is_same_v<It, discard_iterator> ||
+                                  (stores_freely<It> &&
+                                   std::is_trivially_default_constructible_v<output_item_t<It>>);
+
+/// The items of output It's stage (an item_buffer): none for a discarded output or without one.
+template <bool staged, class It>
+using stage_item_t = std::conditional_t<staged && !std::is_same_v<It, discard_iterator>,
+                                        output_item_t<It>, discard_iterator>;
 
 template <set_op Op, class KeyA, class ValA, class KeyB, class ValB, class KeyOut, class ValOut,
           class Compare>
@@ -135,12 +128,12 @@ std::size_t set_operation_pieces(KeyA a, std::size_t m, ValA va, KeyB b, std::si
   // half the inputs: the stage's page faults and copy cost more than the count (10M u32 per input,
   // 2 threads: union 160 ms one pass, 156 two; intersection 83 and 147; docs/notes/toolbox.md).
   constexpr bool one_pass = (Op == set_op::intersect || Op == set_op::difference) &&
-                            stage<KeyOut>::possible && stage<ValOut>::possible;
+                            stageable<KeyOut> && stageable<ValOut>;
   std::vector<size> room(one_pass ? size(pieces) + 1 : 0, 0);  // the stage's offsets
   // The pieces' most outputs add up to at most the whole's: the stage is as large as the output.
   const size stage_size = one_pass ? set_operation_max_outputs(Op, m, n) : 0;
-  const auto staged_keys = std::make_unique<stage<KeyOut>>(stage_size);
-  const auto staged_values = std::make_unique<stage<ValOut>>(stage_size);
+  item_buffer<stage_item_t<one_pass, KeyOut>> staged_keys(stage_size);
+  item_buffer<stage_item_t<one_pass, ValOut>> staged_values(stage_size);
 #pragma omp parallel num_threads(threads)
   {
 #pragma omp for schedule(static)
@@ -167,15 +160,15 @@ std::size_t set_operation_pieces(KeyA a, std::size_t m, ValA va, KeyB b, std::si
         errors.run([&] {
           at[p + 1] = set_operation_piece<Op, false>(
               a, va, cuts[p].a, cuts[p + 1].a, b, vb, cuts[p].b, cuts[p + 1].b,
-              staged_keys->begin() + room[p], staged_values->begin() + room[p],
-              room[p + 1] - room[p], comp);
+              staged_keys.begin() + room[p], staged_values.begin() + room[p], room[p + 1] - room[p],
+              comp);
         });
 #pragma omp single
       for (std::ptrdiff_t p = 1; p <= pieces; ++p) at[p] += at[p - 1];
 #pragma omp for schedule(dynamic, 1)
       for (std::ptrdiff_t p = 0; p < pieces; ++p) {
-        const auto keys = staged_keys->begin() + room[p];
-        const auto values = staged_values->begin() + room[p];
+        const auto keys = staged_keys.begin() + room[p];
+        const auto values = staged_values.begin() + room[p];
         const size from = at[p], count = at[p + 1] - at[p];
         for (size k = 0; k < count; ++k) out[from + k] = keys[k], vout[from + k] = values[k];
       }
