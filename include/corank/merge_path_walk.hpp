@@ -117,7 +117,9 @@ CORANK_HD Size gallop_bound_within(It x, Size lo, Size hi, const Key& key, Compa
 enum class set_op { unite, intersect, difference, symmetric_difference };
 
 /// f(std::integral_constant<set_op, op>{}): an operation chosen at run time handed to a template
-/// on it (one switch for every backend); `invalid` for a value that names no operation.
+/// on it; `invalid` for a value that names no operation. The one switch of both backends
+/// (cpu/set_operations.hpp, cuda/detail/set_operations.cuh); the benchmarks' peers switch to
+/// their own functions.
 template <class F, class Result>
 Result with_set_op(set_op op, F&& f, Result invalid) {
   using std::integral_constant;
