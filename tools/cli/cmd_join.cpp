@@ -3,39 +3,32 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <cstdio>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "bench/progress.hpp"
 #include "cli/commands.hpp"
-#include "cli/sorted_input.hpp"
+#include "cli/sorted_pair_command.hpp"
 #include "cli/timed_run.hpp"
 #include "corank/cpu/join.hpp"
 #include "support/backend/gpu.hpp"
 #include "support/backend/gpu_toolbox.hpp"
 #include "support/io/array_file.hpp"
-#include "support/io/element_type.hpp"
 #include "support/io/output_file.hpp"
 
 namespace corank::cli {
 namespace {
 
-struct join_args : key_file_options {
-  std::string input_a, input_b, output;
-};
-
 template <class T>
-void run_join(join_kind kind, const std::string& name, const join_args& args,
+void run_join(join_kind kind, const std::string& name, const sorted_pair_args& args,
               io::file_format format, backend::backend_kind where) {
   io::check_readable(args.input_a);
   io::check_readable(args.input_b);
   io::output_file out(args.output);
   bench::progress progress(4, show_progress(args.quiet, args.progress));
-  progress.step("reading " + args.input_a);
-  const std::vector<T> a = read_sorted<T>(args.input_a, format, "join " + name);
-  progress.step("reading " + args.input_b);
-  const std::vector<T> b = read_sorted<T>(args.input_b, format, "join " + name);
+  const sorted_pair<T> in = read_sorted_pair<T>(args, format, "join " + name, progress);
+  const std::vector<T>& a = in.a;
+  const std::vector<T>& b = in.b;
   progress.step(name + " join on the " + std::string(backend::to_string(where)));
   std::vector<std::size_t> pair_a, pair_b;
   const double ms = timed_run(
@@ -66,36 +59,17 @@ void run_join(join_kind kind, const std::string& name, const join_args& args,
 void add_join_command(CLI::App& app) {
   CLI::App* join = app.add_subcommand(
       "join", "Index pairs of equal keys of two sorted files (u64 pairs i, j; 2^64 - 1: none)");
-  join->require_subcommand(1);
-  const struct {
-    const char* name;
-    join_kind kind;
-    const char* help;
-  } kinds[] = {
+  const sorted_pair_kind<join_kind> kinds[] = {
       {"inner", join_kind::inner, "Every pair (i, j) with A[i] == B[j], by i, then j"},
       {"left", join_kind::left_outer, "As inner, and each i without a match as (i, none)"},
       {"full", join_kind::full_outer, "As left, then each j without a match as (none, j)"},
   };
-  for (const auto& k : kinds) {
-    auto args = std::make_shared<join_args>();
-    CLI::App* cmd = join->add_subcommand(k.name, k.help);
-    cmd->add_option("A", args->input_a, "First sorted input (a file or a pipe)")->required();
-    cmd->add_option("B", args->input_b, "Second sorted input (a file or a pipe)")->required();
-    cmd->add_option("-o,--output", args->output, "Output file of u64 pairs (written atomically)")
-        ->required();
-    add_key_file_options(cmd, *args);
-    const join_kind kind = k.kind;
-    const std::string name = k.name;
-    cmd->callback([args, kind, name] {
-      const io::file_format format = io::parse_file_format(args->format);
-      const io::element_type type = io::parse_element_type(args->type);
-      const backend::backend_kind where = backend::resolve_backend(args->backend);
-      if (check_options_only) return;
-      io::dispatch(type, [&](auto tag) {
-        run_join<typename decltype(tag)::type>(kind, name, *args, format, where);
+  add_sorted_pair_subcommands(
+      join, kinds, "Output file of u64 pairs (written atomically)",
+      [](auto tag, join_kind kind, const std::string& name, const sorted_pair_args& args,
+         io::file_format format, backend::backend_kind where) {
+        run_join<typename decltype(tag)::type>(kind, name, args, format, where);
       });
-    });
-  }
 }
 
 }  // namespace corank::cli

@@ -2,39 +2,32 @@
 // sorted files of keys, with std::set_*'s multiset semantics.
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "bench/progress.hpp"
 #include "cli/commands.hpp"
-#include "cli/sorted_input.hpp"
+#include "cli/sorted_pair_command.hpp"
 #include "cli/timed_run.hpp"
 #include "corank/cpu/set_operations.hpp"
 #include "support/backend/gpu.hpp"
 #include "support/backend/gpu_toolbox.hpp"
 #include "support/io/array_file.hpp"
-#include "support/io/element_type.hpp"
 #include "support/io/output_file.hpp"
 
 namespace corank::cli {
 namespace {
 
-struct set_args : key_file_options {
-  std::string input_a, input_b, output;
-};
-
 template <class T>
-void run_set(set_op op, const std::string& name, const set_args& args, io::file_format format,
-             backend::backend_kind where) {
+void run_set(set_op op, const std::string& name, const sorted_pair_args& args,
+             io::file_format format, backend::backend_kind where) {
   io::check_readable(args.input_a);
   io::check_readable(args.input_b);
   io::output_file out(args.output);
   bench::progress progress(4, show_progress(args.quiet, args.progress));
-  progress.step("reading " + args.input_a);
-  const std::vector<T> a = read_sorted<T>(args.input_a, format, "set " + name);
-  progress.step("reading " + args.input_b);
-  const std::vector<T> b = read_sorted<T>(args.input_b, format, "set " + name);
+  const sorted_pair<T> in = read_sorted_pair<T>(args, format, "set " + name, progress);
+  const std::vector<T>& a = in.a;
+  const std::vector<T>& b = in.b;
   std::vector<T> result;
   io::resize_for(result, set_operation_max_outputs(op, a.size(), b.size()), "the output");
   progress.step(name + " on the " + std::string(backend::to_string(where)));
@@ -64,37 +57,19 @@ void run_set(set_op op, const std::string& name, const set_args& args, io::file_
 void add_set_command(CLI::App& app) {
   CLI::App* set = app.add_subcommand(
       "set", "Set operations on two sorted files of keys (multisets, as std::set_*)");
-  set->require_subcommand(1);
-  const struct {
-    const char* name;
-    set_op op;
-    const char* help;
-  } operations[] = {
+  const sorted_pair_kind<set_op> operations[] = {
       {"union", set_op::unite, "Keys in A or B (a key p times in A, q in B: max(p, q) times)"},
       {"intersection", set_op::intersect, "Keys in both (min(p, q) times)"},
       {"difference", set_op::difference, "Keys of A not in B (max(p - q, 0) times)"},
       {"symmetric-difference", set_op::symmetric_difference,
        "Keys in exactly one of them (|p - q| times)"},
   };
-  for (const auto& o : operations) {
-    auto args = std::make_shared<set_args>();
-    CLI::App* cmd = set->add_subcommand(o.name, o.help);
-    cmd->add_option("A", args->input_a, "First sorted input (a file or a pipe)")->required();
-    cmd->add_option("B", args->input_b, "Second sorted input (a file or a pipe)")->required();
-    cmd->add_option("-o,--output", args->output, "Output file (written atomically)")->required();
-    add_key_file_options(cmd, *args);
-    const set_op op = o.op;
-    const std::string name = o.name;
-    cmd->callback([args, op, name] {
-      const io::file_format format = io::parse_file_format(args->format);
-      const io::element_type type = io::parse_element_type(args->type);
-      const backend::backend_kind where = backend::resolve_backend(args->backend);
-      if (check_options_only) return;
-      io::dispatch(type, [&](auto tag) {
-        run_set<typename decltype(tag)::type>(op, name, *args, format, where);
+  add_sorted_pair_subcommands(
+      set, operations, "Output file (written atomically)",
+      [](auto tag, set_op op, const std::string& name, const sorted_pair_args& args,
+         io::file_format format, backend::backend_kind where) {
+        run_set<typename decltype(tag)::type>(op, name, args, format, where);
       });
-    });
-  }
 }
 
 }  // namespace corank::cli
