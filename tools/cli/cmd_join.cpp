@@ -22,13 +22,11 @@ namespace {
 template <class T>
 void run_join(join_kind kind, const std::string& name, const sorted_pair_args& args,
               io::file_format format, backend::backend_kind where) {
-  io::check_readable(args.input_a);
-  io::check_readable(args.input_b);
-  io::output_file out(args.output);
-  bench::progress progress(4, show_progress(args.quiet, args.progress));
-  const sorted_pair<T> in = read_sorted_pair<T>(args, format, "join " + name, progress);
-  const std::vector<T>& a = in.a;
-  const std::vector<T>& b = in.b;
+  sorted_pair_run<T> run(args, format, "join " + name);
+  const std::vector<T>& a = run.a;
+  const std::vector<T>& b = run.b;
+  io::output_file& out = run.out;
+  bench::progress& progress = run.progress;
   progress.step(name + " join on the " + std::string(backend::to_string(where)));
   std::vector<std::size_t> pair_a, pair_b;
   const double ms = timed_run(
@@ -66,10 +64,7 @@ void add_join_command(CLI::App& app) {
   };
   add_sorted_pair_subcommands(
       join, kinds, "Output file of u64 pairs (written atomically)",
-      [](auto tag, join_kind kind, const std::string& name, const sorted_pair_args& args,
-         io::file_format format, backend::backend_kind where) {
-        run_join<typename decltype(tag)::type>(kind, name, args, format, where);
-      });
+      [](auto tag, const auto&... args) { run_join<typename decltype(tag)::type>(args...); });
 }
 
 }  // namespace corank::cli

@@ -21,13 +21,11 @@ namespace {
 template <class T>
 void run_set(set_op op, const std::string& name, const sorted_pair_args& args,
              io::file_format format, backend::backend_kind where) {
-  io::check_readable(args.input_a);
-  io::check_readable(args.input_b);
-  io::output_file out(args.output);
-  bench::progress progress(4, show_progress(args.quiet, args.progress));
-  const sorted_pair<T> in = read_sorted_pair<T>(args, format, "set " + name, progress);
-  const std::vector<T>& a = in.a;
-  const std::vector<T>& b = in.b;
+  sorted_pair_run<T> run(args, format, "set " + name);
+  const std::vector<T>& a = run.a;
+  const std::vector<T>& b = run.b;
+  io::output_file& out = run.out;
+  bench::progress& progress = run.progress;
   std::vector<T> result;
   io::resize_for(result, set_operation_max_outputs(op, a.size(), b.size()), "the output");
   progress.step(name + " on the " + std::string(backend::to_string(where)));
@@ -66,10 +64,7 @@ void add_set_command(CLI::App& app) {
   };
   add_sorted_pair_subcommands(
       set, operations, "Output file (written atomically)",
-      [](auto tag, set_op op, const std::string& name, const sorted_pair_args& args,
-         io::file_format format, backend::backend_kind where) {
-        run_set<typename decltype(tag)::type>(op, name, args, format, where);
-      });
+      [](auto tag, const auto&... args) { run_set<typename decltype(tag)::type>(args...); });
 }
 
 }  // namespace corank::cli

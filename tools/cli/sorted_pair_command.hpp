@@ -1,5 +1,5 @@
 // The shape the commands on two sorted key files share (set, join): `corank CMD KIND A B -o OUT`,
-// one subcommand per kind, and the reading of A and B.
+// one subcommand per kind, and a run's setup (inputs checked and read, output opened, progress).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -14,6 +14,7 @@
 #include "support/backend/gpu.hpp"
 #include "support/io/array_file.hpp"
 #include "support/io/element_type.hpp"
+#include "support/io/output_file.hpp"
 
 namespace corank::cli {
 
@@ -56,21 +57,27 @@ void add_sorted_pair_subcommands(CLI::App* parent, const sorted_pair_kind<Kind> 
   }
 }
 
-/// A and B, each read as a step of `progress` and refused unless sorted (`command` names the
-/// caller in the refusal).
+/// What a command on A and B works with, set up in this order: both inputs checked readable and
+/// the output opened (a bad one fails before the work), progress over four steps (two reads, the
+/// work, the write), A and B read, each refused unless sorted (`command` names the caller).
 template <class T>
-struct sorted_pair {
-  std::vector<T> a, b;
+struct sorted_pair_run {
+  sorted_pair_run(const sorted_pair_args& args, io::file_format format, const std::string& command)
+      : out((io::check_readable(args.input_a), io::check_readable(args.input_b), args.output)),
+        progress(4, show_progress(args.quiet, args.progress)),
+        a(read_step(args.input_a, format, command)),
+        b(read_step(args.input_b, format, command)) {}
+
+  io::output_file out;
+  bench::progress progress;
+  const std::vector<T> a, b;
+
+ private:
+  std::vector<T> read_step(const std::string& path, io::file_format format,
+                           const std::string& command) {
+    progress.step("reading " + path);
+    return read_sorted<T>(path, format, command);
+  }
 };
-template <class T>
-sorted_pair<T> read_sorted_pair(const sorted_pair_args& args, io::file_format format,
-                                const std::string& command, bench::progress& progress) {
-  sorted_pair<T> in;
-  progress.step("reading " + args.input_a);
-  in.a = read_sorted<T>(args.input_a, format, command);
-  progress.step("reading " + args.input_b);
-  in.b = read_sorted<T>(args.input_b, format, command);
-  return in;
-}
 
 }  // namespace corank::cli
