@@ -227,7 +227,17 @@ def _call(lib, function, *args):
     if export is not None:
         kind = lib.array_type
         args = [export(a) if type(a) is kind else a for a in args]
-    function(*args)
+    try:
+        function(*args)
+    except TypeError:  # nanobind's "incompatible function arguments": say which array
+        for a in args:
+            kind = getattr(getattr(a, "dtype", None), "kind", None)
+            if isinstance(kind, str) and kind in "OMmSUV":  # NumPy's objects, times, strings
+                raise TypeError(
+                    f"corank.{function.__name__}: arrays of dtype {a.dtype} are not supported "
+                    "(keys: int8-int64, uint8-uint64, float16, bfloat16, float32, float64)"
+                ) from None
+        raise
 
 
 def _stream_handle(stream):
@@ -261,6 +271,18 @@ def _rows_flat(lib, x, name):
 
 def _size(x):
     return x.shape[0]
+
+
+def _dtype_name(x):
+    """x's dtype as NumPy names it ("int64", "bfloat16"; PyTorch's without "torch.")."""
+    return str(x.dtype).split(".")[-1]
+
+
+def _shaped_like(x, arrays):
+    """The row forms' other arrays must have x's shape (the binding sees only item counts)."""
+    for name, a in arrays.items():
+        if a is not None and tuple(a.shape) != tuple(x.shape):
+            raise ValueError(f"{name} has shape {tuple(a.shape)}, expected {tuple(x.shape)}")
 
 
 def _check_sorted(x, descending, name):
@@ -455,10 +477,14 @@ def _segments(lib, x, offsets, check, module):
         flat = _rows_flat(lib, x, "x")
         return flat, lib.arange(x, rows * cols + 1, cols) if cols else lib.arange(x, 1, 1)
     _flat(x, "x")
+    offsets_lib = _library(offsets)  # TypeError for a list
     if len(offsets.shape) != 1:
         raise ValueError("offsets must be 1-D")
-    if str(offsets.dtype).split(".")[-1] != "int64":
-        offsets = _library(offsets).as_int64(offsets)
+    dtype = _dtype_name(offsets)
+    if dtype != "int64":
+        if not dtype.startswith(("int", "uint")):
+            raise TypeError(f"offsets must be integers (got {dtype})")
+        offsets = offsets_lib.as_int64(offsets)
     if check and module is not _cpu:
         _check_offsets_on_device(offsets, _size(x))
     return x, offsets
@@ -479,6 +505,7 @@ def sort_segments(x, offsets=None, values=None, *, stable=True, descending=False
         return _through_cupy(sort_segments, locals())  # the arguments, as called
     module = lib.module(x)
     flat, offsets = _segments(lib, x, offsets, check, module)
+    _shaped_like(x, {"out": out, "values": values, "values_out": values_out})
     if out is None:
         out = lib.empty(x, x.shape)
     out_flat = _rows_flat(lib, out, "out")
@@ -502,11 +529,30 @@ def _identity(x, op):
         return 0
     import numpy
 
-    kind = str(x.dtype).split(".")[-1]
+    kind = _dtype_name(x)
     if kind == "bfloat16" or numpy.dtype(kind).kind == "f":  # NumPy has no bfloat16
         return -numpy.inf if op == "max" else numpy.inf
     info = numpy.iinfo(numpy.dtype(kind))
     return int(info.min) if op == "max" else int(info.max)
+
+
+def _initial(x, initial):
+    """initial= checked against x's dtype: an integer in range for integer dtypes."""
+    import numbers
+
+    import numpy
+
+    kind = _dtype_name(x)
+    if kind == "bfloat16" or numpy.dtype(kind).kind == "f":
+        if not isinstance(initial, numbers.Real):
+            raise TypeError(f"initial must be a number (got {type(initial).__name__})")
+        return float(initial)
+    if not isinstance(initial, numbers.Integral):
+        raise TypeError(f"initial must be an integer for {kind} (got {initial!r})")
+    info = numpy.iinfo(numpy.dtype(kind))
+    if not info.min <= initial <= info.max:
+        raise ValueError(f"initial={initial} does not fit {kind} ({info.min} to {info.max})")
+    return int(initial)
 
 
 def segmented_scan(x, offsets=None, op="add", exclusive=False, *, initial=None, check=False,
@@ -525,11 +571,12 @@ def segmented_scan(x, offsets=None, op="add", exclusive=False, *, initial=None, 
         return _through_cupy(segmented_scan, locals())  # the arguments, as called
     module = lib.module(x)
     flat, offsets = _segments(lib, x, offsets, check, module)
+    _shaped_like(x, {"out": out})
     if out is None:
         out = lib.empty(x, x.shape)
     init = None
     if exclusive:
-        init = _identity(x, op) if initial is None else initial
+        init = _identity(x, op) if initial is None else _initial(x, initial)
     _call(lib, module.segmented_scan, flat, offsets, _rows_flat(lib, out, "out"), _SCAN_OPS[op],
           exclusive, init, lib.stream(x, stream))
     return out
@@ -560,7 +607,7 @@ def spmv_scan(matrix, x, iterations=1, *, check=False, out=None, stream=None):
     _flat(data, "data"), _flat(x, "x")
     if _size(indices) != _size(data):
         raise ValueError("indices and data differ in length")
-    if str(x.dtype) != str(data.dtype):
+    if _dtype_name(x) != _dtype_name(data):
         raise TypeError(f"x ({x.dtype}) and the matrix's values ({data.dtype}) differ in dtype")
     scale = x[indices]
     if out is None:

@@ -374,6 +374,73 @@ def test_bad_offsets_are_value_errors(backend):
             corank.segmented_scan(x, backend.to_device(np.array(offsets)), check=True)
 
 
+def test_offsets_must_be_integer_arrays(backend):
+    x = backend.to_device(np.arange(5, dtype=np.int32))
+    for offsets in (np.array([0.0, 2.5, 5.0]), np.array([False, True])):
+        with pytest.raises(TypeError, match="offsets must be integers"):
+            corank.segmented_scan(x, backend.to_device(offsets))
+        with pytest.raises(TypeError, match="offsets must be integers"):
+            corank.sort_segments(x, backend.to_device(offsets))
+    with pytest.raises(TypeError, match="expected a NumPy"):
+        corank.segmented_scan(x, [0, 5])
+    narrow = corank.segmented_scan(x, backend.to_device(np.array([0, 2, 5], np.int32)))
+    np.testing.assert_array_equal(backend.to_numpy(narrow), [0, 1, 2, 5, 9])
+
+
+def test_initial_must_fit_the_dtype(backend):
+    x = backend.to_device(np.arange(5, dtype=np.int32))
+    offsets = backend.to_device(np.array([0, 5]))
+    with pytest.raises(ValueError, match="does not fit int32"):
+        corank.segmented_scan(x, offsets, exclusive=True, initial=2**31)
+    with pytest.raises(TypeError, match="must be an integer"):
+        corank.segmented_scan(x, offsets, exclusive=True, initial=1.5)
+    got = corank.segmented_scan(x, offsets, exclusive=True, initial=np.int64(-3))
+    np.testing.assert_array_equal(backend.to_numpy(got), [-3, -3, -2, 0, 3])
+    f = backend.to_device(np.ones(3, np.float32))
+    with pytest.raises(TypeError, match="must be a number"):
+        corank.segmented_scan(f, backend.to_device(np.array([0, 3])), exclusive=True, initial="1")
+
+
+def test_row_forms_want_arrays_of_the_same_shape(backend):
+    x = backend.to_device(np.zeros((2, 3), np.float32))
+    wrong = backend.to_device(np.zeros((3, 2), np.float32))
+    with pytest.raises(ValueError, match=r"values has shape \(3, 2\), expected \(2, 3\)"):
+        corank.sort_segments(x, values=wrong)
+    with pytest.raises(ValueError, match="out has shape"):
+        corank.sort_segments(x, out=wrong)
+    with pytest.raises(ValueError, match="out has shape"):
+        corank.segmented_scan(x, out=wrong)
+
+
+@pytest.mark.parametrize("dtype", [object, "datetime64[s]", "timedelta64[s]", "U1", "S1"])
+def test_arrays_dlpack_cannot_carry_are_named(dtype):
+    x = np.zeros(2, dtype)
+    with pytest.raises(TypeError, match="not supported"):
+        corank.sort(x)
+    with pytest.raises(TypeError, match="not supported"):
+        corank.merge(x, x)
+
+
+def test_the_stubs_match_the_functions():
+    # corank/__init__.pyi names every public function with the parameters it has.
+    import ast
+    import inspect
+    import pathlib
+
+    stubs = ast.parse(pathlib.Path(corank.__file__).with_suffix(".pyi").read_text())
+    signatures = {}
+    for node in stubs.body:
+        if isinstance(node, ast.FunctionDef):
+            a = node.args
+            signatures[node.name] = ([p.arg for p in a.posonlyargs + a.args],
+                                     [p.arg for p in a.kwonlyargs])
+    assert set(signatures) == set(corank.__all__)
+    for name, (positional, keyword) in signatures.items():
+        parameters = inspect.signature(getattr(corank, name)).parameters.values()
+        assert [p.name for p in parameters if p.kind != p.KEYWORD_ONLY] == positional, name
+        assert [p.name for p in parameters if p.kind == p.KEYWORD_ONLY] == keyword, name
+
+
 def test_not_an_array_is_a_type_error():
     with pytest.raises(TypeError, match="expected a NumPy"):
         corank.sort([3, 1, 2])
