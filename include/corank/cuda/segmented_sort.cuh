@@ -47,6 +47,7 @@
 
 #include "corank/cuda/bitonic_sort.cuh"
 #include "corank/cuda/detail/segmented_sort.cuh"
+#include "corank/cuda/detail/sort_entry_points.cuh"
 #include "corank/cuda/detail/temporary_storage.cuh"
 #include "corank/cuda/device.cuh"
 #include "corank/cuda/error.cuh"
@@ -124,127 +125,14 @@ std::size_t sort_segments_temp_bytes(std::size_t n, std::size_t num_segments) {
   return detail::unstable_segments_layout<>(n, num_segments).all.bytes();
 }
 
-/// Sorts each segment keys[offsets[s], offsets[s + 1]) in place by comp, stably (temporary
-/// storage from the library's cache).
-template <class Key, class Offset, class Compare = corank::less, detail::not_a_buffer<Compare> = 0>
-cudaError_t stable_sort_segments(Key* keys, std::size_t n, const Offset* offsets,
-                                 std::size_t num_segments, Compare comp = {},
-                                 cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Key>();
-  return detail::stable_sort_segments_impl({}, keys, static_cast<block::no_value*>(nullptr), n,
-                                           offsets, num_segments, comp, stream);
-}
+/// stable_sort_segments(keys, n, offsets, num_segments, ...) sorts each segment keys[offsets[s],
+/// offsets[s + 1]) in place by comp, stably; stable_sort_segments_by_key(keys, vals, n, ...) moves
+/// vals alongside. Each with temporary storage from the library's cache, a memory resource, or
+/// the caller's buffer (temp, temp_bytes >= stable_sort_segments_temp_bytes<Key, Value>).
+CORANK_CUDA_SEGMENTED_SORT_ENTRY_POINTS(stable_sort_segments, detail::stable_sort_segments_impl)
 
-/// As above with temporary storage from `resource`.
-template <class Key, class Offset, class Compare = corank::less>
-cudaError_t stable_sort_segments(memory_resource_ref resource, Key* keys, std::size_t n,
-                                 const Offset* offsets, std::size_t num_segments, Compare comp = {},
-                                 cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Key>();
-  return detail::stable_sort_segments_impl(resource, keys, static_cast<block::no_value*>(nullptr),
-                                           n, offsets, num_segments, comp, stream);
-}
-
-/// As above with the caller's temporary storage (>= stable_sort_segments_temp_bytes<Key>).
-template <class Key, class Offset, class Compare = corank::less>
-cudaError_t stable_sort_segments(Key* keys, std::size_t n, const Offset* offsets,
-                                 std::size_t num_segments, void* temp, std::size_t temp_bytes,
-                                 Compare comp = {}, cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Key>();
-  return detail::stable_sort_segments_impl({temp, temp_bytes}, keys,
-                                           static_cast<block::no_value*>(nullptr), n, offsets,
-                                           num_segments, comp, stream);
-}
-
-/// Sorts each segment of keys in place by comp, stably, moving vals alongside.
-template <class Key, class Value, class Offset, class Compare = corank::less,
-          detail::not_a_buffer<Compare> = 0>
-cudaError_t stable_sort_segments_by_key(Key* keys, Value* vals, std::size_t n,
-                                        const Offset* offsets, std::size_t num_segments,
-                                        Compare comp = {}, cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Value>();
-  return detail::stable_sort_segments_impl({}, keys, vals, n, offsets, num_segments, comp, stream);
-}
-
-/// As above with temporary storage from `resource`.
-template <class Key, class Value, class Offset, class Compare = corank::less>
-cudaError_t stable_sort_segments_by_key(memory_resource_ref resource, Key* keys, Value* vals,
-                                        std::size_t n, const Offset* offsets,
-                                        std::size_t num_segments, Compare comp = {},
-                                        cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Value>();
-  return detail::stable_sort_segments_impl(resource, keys, vals, n, offsets, num_segments, comp,
-                                           stream);
-}
-
-/// As above with the caller's temporary storage (>= stable_sort_segments_temp_bytes<Key, Value>).
-template <class Key, class Value, class Offset, class Compare = corank::less>
-cudaError_t stable_sort_segments_by_key(Key* keys, Value* vals, std::size_t n,
-                                        const Offset* offsets, std::size_t num_segments, void* temp,
-                                        std::size_t temp_bytes, Compare comp = {},
-                                        cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Value>();
-  return detail::stable_sort_segments_impl({temp, temp_bytes}, keys, vals, n, offsets, num_segments,
-                                           comp, stream);
-}
-
-/// Sorts each segment keys[offsets[s], offsets[s + 1]) in place by comp (not stable).
-template <class Key, class Offset, class Compare = corank::less, detail::not_a_buffer<Compare> = 0>
-cudaError_t sort_segments(Key* keys, std::size_t n, const Offset* offsets, std::size_t num_segments,
-                          Compare comp = {}, cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Key>();
-  return detail::sort_segments_impl({}, keys, static_cast<block::no_value*>(nullptr), n, offsets,
-                                    num_segments, comp, stream);
-}
-
-/// As above with temporary storage from `resource`.
-template <class Key, class Offset, class Compare = corank::less>
-cudaError_t sort_segments(memory_resource_ref resource, Key* keys, std::size_t n,
-                          const Offset* offsets, std::size_t num_segments, Compare comp = {},
-                          cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Key>();
-  return detail::sort_segments_impl(resource, keys, static_cast<block::no_value*>(nullptr), n,
-                                    offsets, num_segments, comp, stream);
-}
-
-/// As above with the caller's temporary storage (>= sort_segments_temp_bytes<Key>).
-template <class Key, class Offset, class Compare = corank::less>
-cudaError_t sort_segments(Key* keys, std::size_t n, const Offset* offsets, std::size_t num_segments,
-                          void* temp, std::size_t temp_bytes, Compare comp = {},
-                          cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Key>();
-  return detail::sort_segments_impl({temp, temp_bytes}, keys,
-                                    static_cast<block::no_value*>(nullptr), n, offsets,
-                                    num_segments, comp, stream);
-}
-
-/// Sorts each segment of keys in place by comp, moving vals alongside (not stable).
-template <class Key, class Value, class Offset, class Compare = corank::less,
-          detail::not_a_buffer<Compare> = 0>
-cudaError_t sort_segments_by_key(Key* keys, Value* vals, std::size_t n, const Offset* offsets,
-                                 std::size_t num_segments, Compare comp = {},
-                                 cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Value>();
-  return detail::sort_segments_impl({}, keys, vals, n, offsets, num_segments, comp, stream);
-}
-
-/// As above with temporary storage from `resource`.
-template <class Key, class Value, class Offset, class Compare = corank::less>
-cudaError_t sort_segments_by_key(memory_resource_ref resource, Key* keys, Value* vals,
-                                 std::size_t n, const Offset* offsets, std::size_t num_segments,
-                                 Compare comp = {}, cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Value>();
-  return detail::sort_segments_impl(resource, keys, vals, n, offsets, num_segments, comp, stream);
-}
-
-/// As above with the caller's temporary storage (>= sort_segments_temp_bytes<Key, Value>).
-template <class Key, class Value, class Offset, class Compare = corank::less>
-cudaError_t sort_segments_by_key(Key* keys, Value* vals, std::size_t n, const Offset* offsets,
-                                 std::size_t num_segments, void* temp, std::size_t temp_bytes,
-                                 Compare comp = {}, cudaStream_t stream = 0) {
-  detail::check_sort_types<Key, Value>();
-  return detail::sort_segments_impl({temp, temp_bytes}, keys, vals, n, offsets, num_segments, comp,
-                                    stream);
-}
+/// sort_segments and sort_segments_by_key: the same, not stable (the caller's buffer >=
+/// sort_segments_temp_bytes<Key, Value>).
+CORANK_CUDA_SEGMENTED_SORT_ENTRY_POINTS(sort_segments, detail::sort_segments_impl)
 
 }  // namespace corank::cuda
