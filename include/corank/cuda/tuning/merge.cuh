@@ -9,17 +9,9 @@
 
 #include <cstddef>
 
-namespace corank::cuda::tuning {
+#include "corank/cuda/tuning/block_shape.cuh"
 
-/// The production kernel's block shape: `threads` per block, `items` outputs per thread, and
-/// the blocks per multiprocessor its registers must allow (__launch_bounds__).
-template <int Threads, int Items, int MinBlocks>
-struct merge_shape {
-  static constexpr int threads = Threads;
-  static constexpr int items = Items;
-  static constexpr int min_blocks = MinBlocks;
-  static constexpr int tile = Threads * Items;  // outputs per tile
-};
+namespace corank::cuda::tuning {
 
 /// The partitioned kernel's shape: `items` outputs per thread; threads per block are chosen at
 /// run time (a multiple of 32 up to max_threads), so the tile is threads x items.
@@ -36,7 +28,7 @@ struct merge_policy {
   static constexpr int items = KeyBytes <= 4   ? (HasValues ? 11 : 15)
                                : KeyBytes <= 8 ? (HasValues ? 7 : 11)
                                                : (HasValues ? 5 : 7);
-  using shape = merge_shape<256, items, HasValues ? 3 : 4>;
+  using shape = block_shape<256, items, HasValues ? 3 : 4>;  // the production kernel's
   // Longer runs and larger blocks for the partitioned kernel: fewer tiles, so fewer partition
   // searches (each a few random DRAM reads); the merge itself streams as well either way.
   static constexpr int partitioned_items = KeyBytes <= 4   ? (HasValues ? 23 : 31)

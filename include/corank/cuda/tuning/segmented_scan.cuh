@@ -10,18 +10,10 @@
 
 #include <cstddef>
 
+#include "corank/cuda/tuning/block_shape.cuh"
 #include "corank/segmented_scan_contract.hpp"
 
 namespace corank::cuda::tuning {
-
-template <int Threads, int Items, int MinBlocks>
-struct segmented_scan_shape {
-  static constexpr int threads = Threads;
-  static constexpr int items = Items;
-  static constexpr int min_blocks = MinBlocks;  ///< blocks per multiprocessor the registers allow
-  static constexpr int tile = Threads * Items;
-  static constexpr int warps = Threads / 32;
-};
 
 /// The values stay in shared memory (cp.async, no registers held), so a tile is as large as the
 /// shared memory of 7 resident blocks allows (228 KiB per multiprocessor, 1 KiB reserved per
@@ -31,7 +23,7 @@ struct segmented_scan_shape {
 template <std::size_t ValueBytes, int Inputs = 1>
 struct segmented_scan_policy {
   static constexpr int items_4 = Inputs == 1 ? 29 : 13, items_8 = Inputs == 1 ? 13 : 7;
-  using shape = segmented_scan_shape<256, ValueBytes <= 4 ? items_4 : items_8, 7>;
+  using shape = block_shape<256, ValueBytes <= 4 ? items_4 : items_8, 7>;
   static_assert(shape::tile * ValueBytes % 16 == 0, "a full tile must be whole 16-byte vectors");
 };
 
@@ -59,7 +51,7 @@ struct segmented_scan_iteration {
   /// input fill the shared memory of the 6.
   template <std::size_t ValueBytes>
   struct policy {
-    using shape = segmented_scan_shape<256, ValueBytes <= 4 ? 15 : 7, 6>;
+    using shape = block_shape<256, ValueBytes <= 4 ? 15 : 7, 6>;
     static_assert(shape::tile * ValueBytes % 16 == 0, "a full tile must be whole 16-byte vectors");
   };
 };
