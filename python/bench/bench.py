@@ -235,6 +235,9 @@ def throughput_gpu(n):
     report("sort", "cupy.sort(x)", lambda: cupy.sort(keys))
 
     report("argsort", "corank.argsort(x) torch", lambda: corank.argsort(tkeys))
+    report("argsort", "corank.argsort(x) cupy", lambda: corank.argsort(keys))
+    report("argsort", "corank.argsort(x) torch, 64-bit indices",
+           lambda: with_index_limit(0, lambda: corank.argsort(tkeys)))
     report("argsort", "torch.argsort(x, stable=True)", lambda: torch.argsort(tkeys, stable=True))
     report("argsort", "cupy.argsort(x)", lambda: cupy.argsort(keys))
 
@@ -246,6 +249,16 @@ def throughput_gpu(n):
     report("rows of 1000", "torch.sort(x, dim=1)", lambda: torch.sort(trows, dim=1))
     report("rows of 1000", "cupy.sort(x, axis=1)", lambda: cupy.sort(rows, axis=1))
 
+    halves = cupy.asarray(np.random.default_rng(8).standard_normal(n).astype(np.float16))
+    thalves = torch.from_dlpack(halves)
+    tbf16 = thalves.to(torch.bfloat16)
+    report("sort f16", "corank.sort(x) cupy f16", lambda: corank.sort(halves))
+    report("sort f16", "cupy.sort(x) f16", lambda: cupy.sort(halves))
+    report("sort f16", "torch.sort(x) f16", lambda: torch.sort(thalves))
+    report("sort f16", "corank.sort(x) torch bf16", lambda: corank.sort(tbf16))
+    report("sort f16", "torch.sort(x) bf16", lambda: torch.sort(tbf16))
+    del halves, thalves, tbf16
+
     values = keys.astype(cupy.float32).reshape(-1, 1000)
     tvalues = torch.from_dlpack(values)
     report("scan rows 1000", "corank.segmented_scan(x) cupy f32",
@@ -255,6 +268,15 @@ def throughput_gpu(n):
     del keys, a, b, out, ta, tb, tkeys, tout, rows, trows, values, tvalues
     cupy.get_default_memory_pool().free_all_blocks()
     torch.cuda.empty_cache()
+
+
+def with_index_limit(limit, fn):
+    """fn() with argsort's 32-bit index limit set to `limit` (0: always 64-bit indices)."""
+    saved, corank._INDEX32_LIMIT = corank._INDEX32_LIMIT, limit
+    try:
+        return fn()
+    finally:
+        corank._INDEX32_LIMIT = saved
 
 
 def throughput_cpu(n):
@@ -282,6 +304,8 @@ def throughput_cpu(n):
     report("sort", "numpy.sort(x)", lambda: np.sort(keys))
     report("sort", "numpy.sort(x, kind='stable')", lambda: np.sort(keys, kind="stable"))
     report("argsort", "corank.argsort(x)", lambda: corank.argsort(keys))
+    report("argsort", "corank.argsort(x), 64-bit indices",
+           lambda: with_index_limit(0, lambda: corank.argsort(keys)))
     report("argsort", "numpy.argsort(x, kind='stable')", lambda: np.argsort(keys, kind="stable"))
 
 

@@ -14,11 +14,16 @@ or ``.cuda_stream``), and nothing waits for it: the call returns once the work i
 ``check=True`` checks preconditions the fast path trusts (sorted merge inputs, well-formed GPU
 offsets); on the GPU that waits for the stream.
 
-Keys: int8-int64, uint8-uint64, float32, float64; on the CPU also float16 (NumPy, PyTorch) and
-bfloat16 (PyTorch), ordered as float32 keys are (-0.0 and +0.0 tie), and scanned in float32 with
-each output rounded to the dtype (as PyTorch's cumsum; NumPy's float16 cumsum rounds every step and
-stops growing at 2048 for a run of ones). Values (moved with their keys): any dtype of 1, 2, 4 or 8
-bytes (4 or 8 on the GPU). NaN keys give an unspecified order (the result is still a permutation).
+Keys: int8-int64, uint8-uint64, float16 (NumPy, CuPy, PyTorch), bfloat16 (PyTorch), float32,
+float64. Values (moved with their keys): any dtype of 1, 2, 4 or 8 bytes (4 or 8 on the GPU).
+float16 and bfloat16 keys are ordered alike on both devices: -0.0 and +0.0 tie (stable sorts keep
+them in input order), and NaNs tie with each other after +inf (ascending; first when descending),
+where NumPy and PyTorch sort them. They are scanned in float32 with each output rounded to the
+dtype, as PyTorch's cumsum does (NumPy's float16 cumsum rounds every step and stops growing at 2048
+for a run of ones); on the CPU only: the GPU scans take 4- and 8-byte values. float32 and float64
+keys are compared with ``<``, for which a NaN is neither smaller nor larger than anything: NaN keys
+break the order the sorts and merges need, and the result is then unspecified (on the GPU it may
+not even be a permutation of the input). Keep NaNs out of float32 and float64 keys.
 """
 from __future__ import annotations
 
@@ -74,6 +79,11 @@ class _NumPy:
     def as_int64(self, x):
         return self.np.ascontiguousarray(x, dtype=self.np.int64)
 
+    index32_limit = 2**32
+
+    def arange32(self, like, n):
+        return self.np.arange(n, dtype=self.np.uint32)
+
     def stream(self, x, stream):
         return 0
 
@@ -106,6 +116,12 @@ class _CuPy:
 
     def as_int64(self, x):
         return self.cp.ascontiguousarray(x, dtype=self.cp.int64)
+
+    index32_limit = 2**32
+
+    def arange32(self, like, n):
+        with like.device:
+            return self.cp.arange(n, dtype=self.cp.uint32)
 
     def stream(self, x, stream):
         if stream is not None:
@@ -148,6 +164,11 @@ class _Torch:
     def as_int64(self, x):
         return x.to(self.torch.int64).contiguous()
 
+    index32_limit = 2**31  # int32: PyTorch's uint32 has too few operations to rely on
+
+    def arange32(self, like, n):
+        return self.torch.arange(n, dtype=self.torch.int32, device=like.device)
+
     def stream(self, x, stream):
         if not x.is_cuda:
             return 0
@@ -188,6 +209,8 @@ class _Other:
 
     def as_int64(self, x):
         raise TypeError(f"corank: offsets of a {type(x).__name__} must be int64 already")
+
+    index32_limit = 0  # results need out=: argsort writes its 64-bit indices there directly
 
     def stream(self, x, stream):
         return _stream_handle(stream) if stream is not None else 0
@@ -453,19 +476,43 @@ def sort(x, values=None, *, stable=True, descending=False, out=None, values_out=
     return out, values_out
 
 
+# argsort sorts 32-bit indices below this many items (then widens them into its int64 result):
+# each pass of the sort moves 4 bytes less per item. Tests lower it to reach the 64-bit path.
+_INDEX32_LIMIT = 2**32
+
+
 def argsort(x, *, stable=True, descending=False, out=None, stream=None):
-    """int64 indices that sort 1-D ``x`` stably (ties in their original order)."""
+    """int64 indices that sort 1-D ``x`` stably (ties in their original order). Below 2^32 items
+    (2^31 for PyTorch tensors) the sort moves 32-bit indices, widened into the result at the
+    end."""
     try:
         lib = _library(x)
     except _CudaArrayOnly:
         return _through_cupy(argsort, locals())  # the arguments, as called
     module = lib.module(x)
     _flat(x, "x")
+    n = _size(x)
+    keys = lib.empty(x, x.shape)
+    s = lib.stream(x, stream)
+    if n < min(lib.index32_limit, _INDEX32_LIMIT) and (out is None or _index_out_like(out, x)):
+        indices = lib.arange32(x, n)
+        _call(lib, module.sort, x, keys, indices, indices, False, descending, s)
+        if out is None:
+            return lib.as_int64(indices)
+        _copy_into(lib, out, indices)
+        return out
     if out is None:
         out = lib.empty(x, x.shape, lib.int64)
-    keys = lib.empty(x, x.shape)
-    _call(lib, module.sort, x, keys, None, out, True, descending, lib.stream(x, stream))
+    _call(lib, module.sort, x, keys, None, out, True, descending, s)  # checks out= too
     return out
+
+
+def _index_out_like(out, x):
+    """Whether out= is an int64 array of x's kind, shape and device (anything else takes
+    argsort's 64-bit path, whose checks report what is wrong with it)."""
+    return (type(out) is type(x) and _dtype_name(out) == "int64"
+            and tuple(out.shape) == tuple(x.shape)
+            and getattr(out, "device", None) == getattr(x, "device", None))
 
 
 def _segments(lib, x, offsets, check, module):

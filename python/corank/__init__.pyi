@@ -3,7 +3,7 @@ from typing import Any, Literal, Optional, Tuple, TypeVar, Union, overload
 
 # numpy.ndarray, cupy.ndarray, torch.Tensor, another DLPack array, or a GPU array that speaks only
 # __cuda_array_interface__ (a Numba device array: through CuPy). Keys: int8-int64, uint8-uint64,
-# float32, float64; float16 and bfloat16 on the CPU.
+# float16, bfloat16, float32, float64 (scans of 2-byte floats: on the CPU).
 Array = TypeVar("Array")
 Stream = Union[int, Any]  # an integer handle, an object with .ptr / .cuda_stream, a Numba stream
 ScanOp = Literal["add", "max", "min"]

@@ -1,9 +1,13 @@
-// 2-byte floating-point keys on the CPU: float16 (IEEE binary16) and bfloat16, held as their
-// bits. The CPU library compares keys with `<` and C++17 has no 2-byte float, so this type gives
-// them float's `<`, computed on the bits: -0.0 and +0.0 are equal (a stable sort keeps them in
-// input order) and a NaN compares false with everything, exactly as float32 keys behave (NaN
-// keys give an unspecified order). An order-preserving uint16 transform would have sorted faster
-// on integer paths, but it orders -0.0 before +0.0 and NaNs by sign, unlike float32 keys.
+// 2-byte floating-point keys: float16 (IEEE binary16) and bfloat16, held as their bits, on both
+// backends (the same type in the CPU module and in the GPU module's kernels, so both order them
+// alike). C++17 has no 2-byte float, so this type defines the order on the bits: the numbers'
+// order, as CUDA's __hlt compares __half and __nv_bfloat16 values, with -0.0 and +0.0 equal (a
+// stable sort keeps them in input order), and every NaN equal to every other NaN and after
+// +infinity (NumPy's and PyTorch's sort put NaN there; descending: first). A `<` that is false
+// for NaN would make NaN keys break the strict weak order the sorts and merges need (on the GPU
+// an output would then not even be a permutation of the input). An order-preserving uint16
+// transform would have sorted faster on integer paths, but it orders -0.0 before +0.0 and NaNs by
+// sign.
 //
 // Scans accumulate in float and round each output to the key type (round to nearest even), as
 // PyTorch's CPU cumsum does: a running sum held in 11 (float16) or 8 (bfloat16) significant bits
@@ -11,6 +15,7 @@
 // flushes subnormals (corank::cpu::detail::flush_subnormals) converts them exactly all the same.
 #pragma once
 
+#include <corank/config.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -32,17 +37,18 @@ struct half_float {
 
   std::uint16_t bits;
 
-  constexpr bool is_nan() const { return (bits & magnitude_mask) > infinity_bits; }
+  CORANK_HD constexpr bool is_nan() const { return (bits & magnitude_mask) > infinity_bits; }
 
-  /// The place on the number line of a value that is not NaN: sign-magnitude read as a signed
-  /// integer, with -0 and +0 both 0.
-  constexpr int ordinal() const {
+  /// The place in the keys' order: sign-magnitude read as a signed integer (-0 and +0 both 0),
+  /// every NaN one place past +infinity.
+  CORANK_HD constexpr int ordinal() const {
     const int magnitude = bits & magnitude_mask;
+    if (is_nan()) return infinity_bits + 1;
     return bits & sign_mask ? -magnitude : magnitude;
   }
 
-  friend constexpr bool operator<(half_float a, half_float b) {
-    return !a.is_nan() && !b.is_nan() && a.ordinal() < b.ordinal();
+  friend CORANK_HD constexpr bool operator<(half_float a, half_float b) {
+    return a.ordinal() < b.ordinal();
   }
 
   /// The value as float (exact: float holds every float16 and bfloat16 value, NaN payloads too).

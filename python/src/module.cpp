@@ -97,18 +97,11 @@ void apart(const view& out, const view& in, const char* name_out, const char* na
     throw nb::value_error((std::string(name_out) + " overlaps " + name_in).c_str());
 }
 
-/// f(K{}) when this module has K (CORANK_PYTHON_KEYS, and CORANK_PYTHON_CPU_KEYS on the CPU),
-/// else TypeError.
+/// f(K{}) when this module has K (CORANK_PYTHON_KEYS), else TypeError.
 template <class K, class F>
 void if_built(const char* what, F&& f) {
-  constexpr bool cpu_only = built_cpu_key<K> && !built_key<K>;
-  if constexpr (built_key<K> || (cpu_only && backend_device == nb::device::cpu::value))
+  if constexpr (built_key<K>)
     f(K{});
-  else if constexpr (cpu_only)
-    throw nb::type_error((std::string("corank.") + what +
-                          ": float16 and bfloat16 keys run on the CPU only (NumPy arrays, "
-                          "PyTorch CPU tensors)")
-                             .c_str());
   else
     throw nb::type_error(
         (std::string("corank.") + what + ": this build of corank leaves out this dtype").c_str());
@@ -154,8 +147,8 @@ void with_key_type(nb::dlpack::dtype t, const char* what, F&& f) {
     return if_built<bfloat16>(what, f);
   }
   throw nb::type_error((std::string("corank.") + what +
-                        ": keys must be int8-int64, uint8-uint64, float32, float64, or float16 "
-                        "or bfloat16 on the CPU")
+                        ": keys must be int8-int64, uint8-uint64, float16, bfloat16, float32 or "
+                        "float64")
                            .c_str());
 }
 

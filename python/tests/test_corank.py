@@ -139,6 +139,34 @@ def test_argsort_is_stable(backend, rng, dtype, n, descending):
     np.testing.assert_array_equal(got, stable_order(x, descending))
 
 
+@pytest.mark.parametrize("index_bits", [32, 64])
+@pytest.mark.parametrize("n", [0, 1, 4097, 100003])
+def test_argsort_with_32_and_64_bit_indices_and_out(backend, rng, monkeypatch, index_bits, n):
+    # Below corank._INDEX32_LIMIT items argsort sorts 32-bit indices and widens them; lowered to
+    # 0, every size takes the 64-bit path. Both write int64 results, into out= too.
+    if index_bits == 64:
+        monkeypatch.setattr(corank, "_INDEX32_LIMIT", 0)
+    x = random_keys(rng, n, np.int16, distinct=50)
+    want = stable_order(x)
+    got = corank.argsort(backend.to_device(x))
+    assert backend.to_numpy(got).dtype == np.int64
+    np.testing.assert_array_equal(backend.to_numpy(got), want)
+    out = poisoned(backend, n, np.int64)
+    assert corank.argsort(backend.to_device(x), out=out) is out
+    np.testing.assert_array_equal(backend.to_numpy(out), want)
+
+
+def test_argsort_refuses_a_wrong_out(backend):
+    x = backend.to_device(np.arange(10, dtype=np.int32))
+    with pytest.raises(TypeError, match="int64"):
+        corank.argsort(x, out=backend.to_device(np.zeros(10, np.int32)))
+    with pytest.raises(ValueError, match="expected 10"):
+        corank.argsort(x, out=backend.to_device(np.zeros(9, np.int64)))
+    if backend.gpu:
+        with pytest.raises(ValueError, match="not on a CUDA device"):
+            corank.argsort(x, out=np.zeros(10, np.int64))
+
+
 @pytest.mark.parametrize("value_dtype", [np.uint8, np.int16, np.float32, np.int64])
 @pytest.mark.parametrize("n", [0, 1, 4097, 100003])
 def test_sort_moves_values_stably(backend, rng, value_dtype, n):
@@ -312,7 +340,7 @@ def test_spmv_scan_matches_a_double_reference(backend, rng, dtype, iterations):
 
 
 def test_unsupported_dtypes_are_type_errors(backend):
-    # float16 and bfloat16: test_half_floats.py (keys on the CPU, a TypeError on the GPU)
+    # float16 and bfloat16: test_half_floats.py
     for dtype in (np.bool_, np.complex64):
         try:
             x = backend.to_device(np.zeros(4, dtype))

@@ -1,7 +1,7 @@
-"""float16 and bfloat16 keys (the CPU module): ordered as float32 keys are (-0.0 == +0.0, ties
-in input order), scans accumulated in float32 with each output rounded to the dtype. float16 on
-NumPy and PyTorch CPU tensors; bfloat16 on PyTorch CPU tensors, and through DLPack (conftest's
-DLPackBits) where PyTorch is not installed. On the GPU both are a TypeError."""
+"""float16 and bfloat16 keys, ordered alike on the CPU and the GPU: as numbers (-0.0 == +0.0, ties
+in input order), every NaN after +inf (first when descending); scans (the CPU only) accumulated in
+float32 with each output rounded to the dtype. float16 on NumPy, CuPy and PyTorch; bfloat16 on
+PyTorch, and through DLPack (conftest's DLPackBits) where PyTorch is not installed."""
 import numpy as np
 import pytest
 from conftest import HALF_DTYPES, DLPackBits, HalfArrays, bfloat16_bits
@@ -13,17 +13,18 @@ SIZES = [0, 1, 2, 33, 4095, 4097, 65537, 100003]
 
 @pytest.fixture(params=HALF_DTYPES)
 def half(request, backend):
-    arrays = HalfArrays(backend, request.param)
-    if backend.gpu:  # the GPU module has no 2-byte float keys: every function says so
-        x = arrays.to_device(np.arange(4, dtype=np.float32))
-        offsets = backend.to_device(np.array([0, 4]))
-        for call in (lambda: corank.sort(x), lambda: corank.argsort(x),
-                     lambda: corank.merge(x, x), lambda: corank.sort_segments(x, offsets),
-                     lambda: corank.segmented_scan(x, offsets)):
-            with pytest.raises(TypeError, match="CPU only"):
-                call()
-        pytest.skip("2-byte float keys run on the CPU only")
-    return arrays
+    return HalfArrays(backend, request.param)
+
+
+@pytest.fixture
+def cpu_scans(half, backend):
+    """The scans of 2-byte floats run on the CPU: the GPU scans take 4- and 8-byte values and
+    say so."""
+    if backend.gpu:
+        x = half.to_device(np.arange(4, dtype=np.float32))
+        with pytest.raises(TypeError, match="4- or 8-byte"):
+            corank.segmented_scan(x, backend.to_device(np.array([0, 4])))
+        pytest.skip("the GPU scans take 4- and 8-byte values")
 
 
 def half_keys(rng, n, distinct=None):
@@ -114,9 +115,63 @@ def test_sort_segments_sorts_the_rows_of_a_2d_tensor(backend, half, rng):
     same_bits(half, got.reshape(-1), np.sort(x, axis=1, kind="stable").reshape(-1))
 
 
+def keys_with_nans(half, rng, n):
+    """(the device's keys, their values as float32): half_keys with NaNs of both signs,
+    infinities and zeros of both signs among them (the values as the array library rounded
+    them: PyTorch's bfloat16 drops a NaN's sign)."""
+    x = half_keys(rng, n, distinct=12)
+    specials = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0], np.float32)
+    pick = rng.random(n) < 0.2
+    x[pick] = specials[rng.integers(0, len(specials), int(pick.sum()))]
+    keys = half.to_device(x)
+    return keys, half.to_numpy(keys)
+
+
+def nan_order(x, descending=False):
+    """The stable order with NaNs tied after +inf, as NumPy's stable argsort gives ascending."""
+    if not descending:
+        return np.argsort(x, kind="stable")
+    return np.lexsort((-x, ~np.isnan(x)))  # NaNs first, then -x ascending; stable
+
+
+@pytest.mark.parametrize("n", [1, 2, 33, 4097, 65537])
+@pytest.mark.parametrize("descending", [False, True])
+def test_nans_sort_after_infinity_in_input_order(backend, half, rng, n, descending):
+    x_keys, x = keys_with_nans(half, rng, n)
+    want = nan_order(x, descending)
+    if half.kind != "dlpack":
+        got = corank.argsort(x_keys, descending=descending)
+        np.testing.assert_array_equal(backend.to_numpy(got), want)
+    values = np.arange(n, dtype=np.int32)
+    keys_out = half.empty(n)
+    keys, moved = corank.sort(x_keys, backend.to_device(values), descending=descending,
+                              **({"out": keys_out} if keys_out is not None else {}))
+    np.testing.assert_array_equal(backend.to_numpy(moved), want)
+    same_bits(half, keys, x[want])
+
+
+@pytest.mark.parametrize("m,n", [(1, 1), (4096, 4097), (70000, 3)])
+@pytest.mark.parametrize("descending", [False, True])
+def test_merge_and_segments_order_nans_alike(backend, half, rng, m, n, descending):
+    a, b = keys_with_nans(half, rng, m)[1], keys_with_nans(half, rng, n)[1]
+    a, b = a[nan_order(a, descending)], b[nan_order(b, descending)]
+    both = np.concatenate([a, b])
+    got = call(half, corank.merge, half.to_device(a), half.to_device(b), out_size=m + n,
+               descending=descending)
+    same_bits(half, got, both[nan_order(both, descending)])
+    x_keys, x = keys_with_nans(half, rng, m + n)
+    offsets = np.array([0, m, m + n])
+    want = np.concatenate([x[:m][nan_order(x[:m], descending)],
+                           x[m:][nan_order(x[m:], descending)]])
+    got = call(half, corank.sort_segments, x_keys, backend.to_device(offsets), out_size=m + n,
+               descending=descending)
+    same_bits(half, got, want)
+
+
 @pytest.mark.parametrize("op", ["add", "max", "min"])
 @pytest.mark.parametrize("exclusive", [False, True])
 @pytest.mark.parametrize("n,segments", [(0, 1), (1, 1), (4097, 1), (65537, 300)])
+@pytest.mark.usefixtures("cpu_scans")
 def test_segmented_scan_accumulates_in_float32(backend, half, rng, op, exclusive, n, segments):
     # Sums of quarters below 2^24 / 4 are exact in float32 in any order: the reference's float32
     # scan, rounded once per output, is then the only right answer.
@@ -137,6 +192,7 @@ def test_segmented_scan_accumulates_in_float32(backend, half, rng, op, exclusive
     np.testing.assert_array_equal(half.to_numpy(got), rounded(half, want))
 
 
+@pytest.mark.usefixtures("cpu_scans")
 def test_long_sums_keep_growing(backend, half):
     # 5000 ones: a float16 running sum stops at 2048 (numpy.cumsum), one held in float32 does not.
     x = half.to_device(np.ones(5000, np.float32))
@@ -145,6 +201,7 @@ def test_long_sums_keep_growing(backend, half):
     np.testing.assert_array_equal(half.to_numpy(got), rounded(half, np.arange(1, 5001)))
 
 
+@pytest.mark.usefixtures("cpu_scans")
 def test_exclusive_initial_is_rounded_to_the_dtype(backend, half):
     x = half.to_device(np.array([1, 2, 3], np.float32))
     got = call(half, corank.segmented_scan, x, backend.to_device(np.array([0, 3])), "add", True,
@@ -154,6 +211,7 @@ def test_exclusive_initial_is_rounded_to_the_dtype(backend, half):
                                                                      first + 3]))
 
 
+@pytest.mark.usefixtures("cpu_scans")
 def test_every_bit_pattern_converts_and_sums_round_to_nearest_even(backend, half, rng):
     # Segments of two items [a, b] scan to [a, round(float(a) + float(b))]: all 65536 patterns as
     # a (subnormals, infinities, NaNs, both zeros) against random b, and pairs near the largest
