@@ -1,10 +1,11 @@
 // corank_cpu_multiway_bench: the CPU k-way merge in one pass against the tree of pairwise passes,
 // and the CPU stable sort with and without its k-way last pass (docs/notes/cpu.md, "k-way
 // merge"). Uniform random keys, every output checked, median of --reps timed runs after one
-// warm-up, all threads of the machine (OMP_NUM_THREADS).
+// warm-up, on each of --threads (default: all threads of the machine, OMP_NUM_THREADS); --json
+// appends one JSON object per row (JSON lines).
 //
 //   corank_cpu_multiway_bench merge --sizes 10M,100M --runs 2,4,16,64,1024 --type u32
-//   corank_cpu_multiway_bench sort --sizes 10M,100M --type u64
+//   corank_cpu_multiway_bench sort --sizes 10M,100M --type u64 --threads 1,2,4,8,16 --json s.jsonl
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/gnu_parallel.hpp"
 #include "corank/cpu/multiway_merge.hpp"
 #include "corank/cpu/sort.hpp"
 #include "timing.hpp"
@@ -21,8 +23,8 @@
 namespace {
 
 struct settings {
-  std::string what = "merge", type = "u32";
-  std::vector<std::size_t> sizes{10'000'000}, runs{2, 4, 16, 64, 1024};
+  std::string what = "merge", type = "u32", json;
+  std::vector<std::size_t> sizes{10'000'000}, runs{2, 4, 16, 64, 1024}, threads;
   int reps = 5;
 };
 
@@ -44,7 +46,6 @@ std::vector<std::size_t> parse_list(const std::string& text) {
   return out;
 }
 
-/// Median ms of `reps` runs of f, after one warm-up (the first touch of the outputs).
 /// One warm-up (the first touch of the outputs), then exactly `reps` timed runs.
 corank::bench::timing_config timing(int reps) {
   corank::bench::timing_config cfg;
@@ -65,102 +66,157 @@ std::vector<T> random_keys(std::size_t n, std::uint64_t seed) {
   return keys;
 }
 
-void require(bool ok, const char* what) {
-  if (!ok) throw std::runtime_error(std::string("wrong output: ") + what);
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::runtime_error("wrong output: " + what);
+}
+
+/// The rows, printed as they come and appended to --json as JSON lines (one object a row: a run
+/// cut short by a time limit keeps the rows before).
+struct rows {
+  std::FILE* json = nullptr;
+  explicit rows(const std::string& path) {
+    if (!path.empty() && !(json = std::fopen(path.c_str(), "a")))
+      throw std::runtime_error("cannot open " + path);
+  }
+  ~rows() {
+    if (json) std::fclose(json);
+  }
+  rows(const rows&) = delete;
+  rows& operator=(const rows&) = delete;
+  void add(const char* what, const std::string& type, std::size_t n, std::size_t runs, int threads,
+           const char* variant, double ms) {
+    std::printf("%-18s %-3s n=%-10zu runs=%-5zu threads=%-3d %-22s %9.2f ms\n", what, type.c_str(),
+                n, runs, threads, variant, ms);
+    std::fflush(stdout);
+    if (!json) return;
+    std::fprintf(json,
+                 "{\"what\":\"%s\",\"type\":\"%s\",\"n\":%zu,\"runs\":%zu,\"threads\":%d,"
+                 "\"variant\":\"%s\",\"median_ms\":%.4f}\n",
+                 what, type.c_str(), n, runs, threads, variant, ms);
+    std::fflush(json);
+  }
+};
+
+/// --threads, or all threads of the machine.
+std::vector<int> thread_counts(const settings& s) {
+  if (s.threads.empty()) return {corank::cpu::detail::max_threads()};
+  std::vector<int> out;
+  for (const std::size_t t : s.threads) out.push_back(int(t));
+  return out;
 }
 
 template <class T>
-void bench_merge(const settings& s) {
+void bench_merge(const settings& s, rows& out_rows) {
   for (const std::size_t n : s.sizes)
     for (const std::size_t k : s.runs) {
       std::vector<T> keys = random_keys<T>(n, 1);
       std::vector<std::uint64_t> offsets(k + 1);
       for (std::size_t j = 0; j <= k; ++j) offsets[j] = corank::even_split<std::uint64_t>(n, k, j);
-      for (std::size_t j = 0; j < k; ++j)
-        corank::cpu::stable_sort(keys.begin() + long(offsets[j]),
-                                 keys.begin() + long(offsets[j + 1]));
       std::vector<T> want = keys;
-      corank::cpu::stable_sort(want.begin(), want.end());
+      corank::bench::gnu_parallel_sort(want.data(), want.data() + n, 0);
+      for (std::size_t j = 0; j < k; ++j)
+        corank::bench::gnu_parallel_sort(keys.data() + offsets[j], keys.data() + offsets[j + 1], 0);
       std::vector<T> out(n);
-      // The tree of pairwise passes, one pass of all k runs, and the default (tuning).
-      const char* names[3] = {"tree", "one pass", "default"};
-      corank::cpu::multiway_options variants[3];
-      variants[0].one_pass_most_runs = 1;
-      variants[1].one_pass_most_runs = k;
-      double ms[3];
-      for (int v = 0; v < 3; ++v) {
-        const corank::cpu::multiway_options& opt = variants[v];
-        ms[v] = corank::bench::measure_with_setup([] {},
-                                                  [&] {
-                                                    corank::cpu::multiway_merge(
-                                                        keys.data(), offsets.data(), k, out.data(),
-                                                        corank::less{}, opt);
-                                                  },
-                                                  timing(s.reps))
-                    .median_ms;
-        require(out == want, names[v]);
-        std::fill(out.begin(), out.end(), T(0));
+      for (const int threads : thread_counts(s)) {
+        // The tree of pairwise passes, one pass of all k runs, the default (tuning), and passes
+        // of at most 8 and 32 runs.
+        const char* names[5] = {"tree", "one pass", "default", "passes of 8", "passes of 32"};
+        corank::cpu::multiway_options variants[5];
+        variants[0].one_pass_most_runs = 1;
+        variants[1].one_pass_most_runs = k;
+        variants[3].one_pass_most_runs = variants[4].one_pass_most_runs = 1;
+        variants[3].most_runs_per_pass = 8;
+        variants[4].most_runs_per_pass = 32;
+        for (int v = 0; v < 5; ++v) {
+          corank::cpu::multiway_options& opt = variants[v];
+          opt.threads = threads;
+          // Variants that run the same passes as one before are not timed again.
+          if (v >= 3 && (k <= 8 || (v == 4 && k <= 32))) continue;
+          const double ms = corank::bench::measure_with_setup(
+                                [] {},
+                                [&] {
+                                  corank::cpu::multiway_merge(keys.data(), offsets.data(), k,
+                                                              out.data(), corank::less{}, opt);
+                                },
+                                timing(s.reps))
+                                .median_ms;
+          require(out == want, names[v]);
+          std::fill(out.begin(), out.end(), T(0));
+          out_rows.add("multiway_merge", s.type, n, k, threads, names[v], ms);
+        }
       }
-      std::printf(
-          "merge %s n=%zu runs=%zu: tree %.1f ms, one pass %.1f ms (%.2fx), default "
-          "(fan-in %zu) %.1f ms (%.2fx)\n",
-          s.type.c_str(), n, k, ms[0], ms[1], ms[0] / ms[1],
-          corank::cpu::detail::multiway_fan_in(k, variants[2]), ms[2], ms[0] / ms[2]);
-      std::fflush(stdout);
     }
 }
 
+/// Whether (keys, values) is the stable sort by key of `input` with values 0, 1, ... n - 1
+/// beside it: keys in order, each value names an input item with its key, ties in value order,
+/// every value once (linear: no reference sort of 100M pairs on one thread).
 template <class T>
-void bench_sort(const settings& s) {
+bool is_stable_sort_by_key(const std::vector<T>& input, const std::vector<T>& keys,
+                           const std::vector<std::uint32_t>& values) {
+  const std::size_t n = input.size();
+  std::vector<unsigned char> seen(n, 0);
+  bool ok = true;
+#pragma omp parallel for schedule(static) reduction(&& : ok)
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t v = values[i];
+    ok = ok && v < n && input[v] == keys[i] &&
+         (i == 0 || keys[i - 1] < keys[i] || (keys[i - 1] == keys[i] && values[i - 1] < v));
+    if (v < n) seen[v] = 1;  // benign: every writer writes 1
+  }
+  return ok && std::find(seen.begin(), seen.end(), 0) == seen.end();
+}
+
+template <class T>
+void bench_sort(const settings& s, rows& out_rows) {
+  constexpr std::size_t never = ~std::size_t(0);
   for (const std::size_t n : s.sizes) {
     const std::vector<T> keys = random_keys<T>(n, 2);
     std::vector<T> want = keys;
-    std::sort(want.begin(), want.end());
+    corank::bench::gnu_parallel_sort(want.data(), want.data() + n, 0);
     std::vector<T> work(n);
-    double ms[2];
-    for (const bool multiway : {false, true}) {
-      corank::cpu::sort_options opt;
-      opt.multiway_from_items = multiway ? 0 : ~std::size_t(0);
-      ms[multiway] =
-          corank::bench::measure_with_setup(
-              [&] { std::copy(keys.begin(), keys.end(), work.begin()); },
-              [&] { corank::cpu::stable_sort(work.begin(), work.end(), corank::less{}, opt); },
-              timing(s.reps))
-              .median_ms;
-      require(work == want, multiway ? "sort, k-way" : "sort, pairwise");
-    }
-    std::printf("stable_sort %s n=%zu: pairwise passes %.1f ms, k-way passes %.1f ms (%.2fx)\n",
-                s.type.c_str(), n, ms[0], ms[1], ms[0] / ms[1]);
-    std::fflush(stdout);
-
-    // By key, 32-bit values (packed pairs; 32-bit keys take the tagged SIMD order in chunks of
-    // sort_tagged_chunk_items, so many chunks even on two threads).
-    std::vector<std::uint32_t> values(n), work_values(n), want_values(n);
+    std::vector<std::uint32_t> values(n), work_values(n);
     for (std::size_t i = 0; i < n; ++i) values[i] = std::uint32_t(i);
-    want_values = values;
-    std::stable_sort(want_values.begin(), want_values.end(),
-                     [&](std::uint32_t x, std::uint32_t y) { return keys[x] < keys[y]; });
-    for (const bool multiway : {false, true}) {
-      corank::cpu::sort_options opt;
-      opt.multiway_from_items = multiway ? 0 : ~std::size_t(0);
-      ms[multiway] = corank::bench::measure_with_setup(
-                         [&] {
-                           std::copy(keys.begin(), keys.end(), work.begin());
-                           std::copy(values.begin(), values.end(), work_values.begin());
-                         },
-                         [&] {
-                           corank::cpu::stable_sort_by_key(
-                               work.begin(), work.end(), work_values.begin(), corank::less{}, opt);
-                         },
-                         timing(s.reps))
-                         .median_ms;
-      require(work == want && work_values == want_values, "sort by key");
+    for (const int threads : thread_counts(s)) {
+      // Keys alone: the chunks (one per thread) by pairwise passes or by one k-way pass.
+      for (const bool multiway : {false, true}) {
+        corank::cpu::sort_options opt;
+        opt.threads = threads;
+        opt.multiway_from_items = multiway ? 0 : never;
+        const double ms =
+            corank::bench::measure_with_setup(
+                [&] { std::copy(keys.begin(), keys.end(), work.begin()); },
+                [&] { corank::cpu::stable_sort(work.begin(), work.end(), corank::less{}, opt); },
+                timing(s.reps))
+                .median_ms;
+        require(work == want, multiway ? "sort, k-way" : "sort, pairwise");
+        out_rows.add("stable_sort", s.type, n, 0, threads, multiway ? "k-way" : "pairwise", ms);
+      }
+      // By key, 32-bit values (packed pairs; 32-bit keys take the tagged SIMD order in chunks of
+      // sort_tagged_chunk_items, so many chunks even on two threads): pairwise passes, the
+      // default k-way rule (one pass up to 64 chunks, else the tree), passes of at most 8 or 32.
+      const char* names[4] = {"pairwise", "k-way", "k-way passes of 8", "k-way passes of 32"};
+      for (int v = 0; v < 4; ++v) {
+        corank::cpu::sort_options opt;
+        opt.threads = threads;
+        opt.multiway_from_items = v == 0 ? never : 0;
+        if (v >= 2) opt.one_pass_most_runs = 1, opt.most_runs_per_pass = v == 2 ? 8 : 32;
+        const double ms =
+            corank::bench::measure_with_setup(
+                [&] {
+                  std::copy(keys.begin(), keys.end(), work.begin());
+                  std::copy(values.begin(), values.end(), work_values.begin());
+                },
+                [&] {
+                  corank::cpu::stable_sort_by_key(work.begin(), work.end(), work_values.begin(),
+                                                  corank::less{}, opt);
+                },
+                timing(s.reps))
+                .median_ms;
+        require(is_stable_sort_by_key(keys, work, work_values), std::string("by key, ") + names[v]);
+        out_rows.add("stable_sort_by_key", s.type, n, 0, threads, names[v], ms);
+      }
     }
-    std::printf(
-        "stable_sort_by_key %s/u32 n=%zu: pairwise passes %.1f ms, k-way passes %.1f ms "
-        "(%.2fx)\n",
-        s.type.c_str(), n, ms[0], ms[1], ms[0] / ms[1]);
-    std::fflush(stdout);
   }
 }
 
@@ -184,15 +240,24 @@ int main(int argc, char** argv) try {
       s.type = value();
     else if (arg == "--reps")
       s.reps = std::stoi(value());
+    else if (arg == "--threads")
+      s.threads = parse_list(value());
+    else if (arg == "--json")
+      s.json = value();
     else
       throw std::runtime_error("unknown argument " + arg);
   }
   if (s.type != "u32" && s.type != "u64") throw std::runtime_error("--type: u32 or u64");
-  std::printf("threads %d\n", corank::cpu::detail::max_threads());
+  for (const std::size_t t : s.threads)
+    if (t == 0 || t > 4096) throw std::runtime_error("--threads: counts from 1 to 4096");
+  rows out_rows(s.json);
+  std::printf("machine threads %d\n", corank::cpu::detail::max_threads());
   if (s.what == "merge")
-    s.type == "u32" ? bench_merge<std::uint32_t>(s) : bench_merge<std::uint64_t>(s);
+    s.type == "u32" ? bench_merge<std::uint32_t>(s, out_rows)
+                    : bench_merge<std::uint64_t>(s, out_rows);
   else
-    s.type == "u32" ? bench_sort<std::uint32_t>(s) : bench_sort<std::uint64_t>(s);
+    s.type == "u32" ? bench_sort<std::uint32_t>(s, out_rows)
+                    : bench_sort<std::uint64_t>(s, out_rows);
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "corank_cpu_multiway_bench: %s\n", e.what());
