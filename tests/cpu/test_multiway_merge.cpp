@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -335,6 +336,53 @@ TEST_F(CpuMultiwayMerge, EndsWithAPermutationOnAComparatorThatIsNoOrder) {
     std::sort(got.begin(), got.end());
     ASSERT_EQ(got, origins) << "not a permutation, one pass up to " << one_pass;
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Offsets that are no CSR, null pointers with items and overlapping outputs throw before the
+// output is touched (the passes would read and write out of bounds).
+TEST(CpuMultiwayMergeArguments, BadArgumentsThrowAndWriteNothing) {
+  const std::vector<u32> keys{1, 5, 9, 2, 3, 4, 0, 7};
+  const std::vector<u64> values{0, 1, 2, 3, 4, 5, 6, 7};
+  std::vector<u32> out(keys.size(), 0xDEADBEEFu);
+  std::vector<u64> out_values(keys.size(), ~u64(0));
+  const auto throws = [&](const std::vector<long long>& offsets, const u32* k, const u64* v,
+                          u32* ko, u64* vo, const char* what, bool keys_alone_too = true) {
+    SCOPED_TRACE(what);
+    for (const int threads : {1, 3}) {
+      corank::cpu::multiway_options opt;
+      opt.threads = threads, opt.sequential_below = 0;
+      EXPECT_THROW(corank::cpu::multiway_merge_by_key(k, v, offsets.data(), offsets.size() - 1, ko,
+                                                      vo, corank::less{}, opt),
+                   std::invalid_argument);
+      if (keys_alone_too) {
+        EXPECT_THROW(corank::cpu::multiway_merge(k, offsets.data(), offsets.size() - 1, ko,
+                                                 corank::less{}, opt),
+                     std::invalid_argument);
+      }
+    }
+    for (const u32 x : out) ASSERT_EQ(x, 0xDEADBEEFu);
+    for (const u64 x : out_values) ASSERT_EQ(x, ~u64(0));
+  };
+  throws({1, 3, 8}, keys.data(), values.data(), out.data(), out_values.data(), "offsets[0] != 0");
+  throws({0, 6, 3, 8}, keys.data(), values.data(), out.data(), out_values.data(), "decreasing");
+  throws({0, -2, 8}, keys.data(), nullptr, out.data(), nullptr, "negative offset");
+  throws({0, 3, 8}, nullptr, nullptr, out.data(), nullptr, "null keys");
+  throws({0, 3, 8}, keys.data(), nullptr, nullptr, nullptr, "null output");
+  throws({0, 3, 8}, keys.data(), nullptr, out.data(), out_values.data(), "null values", false);
+  std::vector<u32> in_place = keys;
+  throws({0, 3, 8}, in_place.data(), nullptr, in_place.data() + 1, nullptr, "output over input");
+  throws({0, 3, 8}, keys.data(), values.data(), out.data(), reinterpret_cast<u64*>(out.data()),
+         "values over keys", false);
+  // No runs, or runs with no items: nothing to check the pointers against.
+  EXPECT_NO_THROW(
+      corank::cpu::multiway_merge(keys.data(), static_cast<const u64*>(nullptr), 0, out.data()));
+  const std::vector<u64> empty_runs{0, 0, 0};
+  EXPECT_NO_THROW(corank::cpu::multiway_merge(static_cast<const u32*>(nullptr), empty_runs.data(),
+                                              2, static_cast<u32*>(nullptr)));
 }
 
 }  // namespace

@@ -15,12 +15,16 @@
 // runs 2q and 2q + 1 of the pass before (adjacent, so ties keep run order), each pair cut into
 // pieces by co_rank and all pieces of the pass scheduled together (cpu/merge.hpp's
 // merge_in_pieces), ceil(log2 k) passes between the output and one buffer of n elements.
-// Preconditions: as cpu::merge for each run; `out` does not overlap `keys`.
+// Preconditions: as cpu::merge for each run. Offsets that are no CSR (offsets[0] != 0, a run
+// that ends before it starts), null pointers with items, and outputs that overlap the inputs
+// throw std::invalid_argument before anything is read or written.
 #pragma once
 
 #include <cstddef>
 #include <iterator>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -30,6 +34,7 @@
 #include "corank/cpu/options.hpp"
 #include "corank/functional.hpp"
 #include "corank/multiway_co_rank.hpp"
+#include "corank/overlaps.hpp"
 
 namespace corank::cpu {
 
@@ -402,6 +407,37 @@ void multiway_merge_passes(const Key* keys, const Val* vals, const Offset* offse
   }
 }
 
+/// The k-way merge's argument checks (O(runs)), as std::invalid_argument.
+template <class Key, class Val, class Offset>
+void check_multiway_arguments(const Key* keys, const Val* vals, const Offset* offsets,
+                              std::size_t runs, const Key* keys_out, const Val* vals_out) {
+  static_assert(std::is_integral_v<Offset>, "corank::cpu::multiway_merge: integer offsets");
+  const auto fail = [](const std::string& why) {
+    throw std::invalid_argument("corank::cpu::multiway_merge: " + why);
+  };
+  if (runs == 0) return;
+  if (!offsets) fail("null offsets for " + std::to_string(runs) + " runs");
+  if (offsets[0] != 0) fail("offsets[0] = " + std::to_string(offsets[0]) + ", not 0");
+  for (std::size_t r = 0; r < runs; ++r)
+    if (offsets[r + 1] < offsets[r])
+      fail("run " + std::to_string(r) + " ends before it starts (offsets[" + std::to_string(r) +
+           "] = " + std::to_string(offsets[r]) + ", offsets[" + std::to_string(r + 1) +
+           "] = " + std::to_string(offsets[r + 1]) + ")");
+  const auto n = static_cast<std::size_t>(offsets[runs]);
+  if (n == 0) return;
+  constexpr bool has_values = !std::is_same_v<Val, no_value>;
+  if (!keys || !keys_out || (has_values && (!vals || !vals_out)))
+    fail("a null pointer with " + std::to_string(n) + " items");
+  const std::size_t key_bytes = n * sizeof(Key), val_bytes = has_values ? n * sizeof(Val) : 0;
+  using corank::detail::overlaps;
+  if (overlaps(keys_out, key_bytes, keys, key_bytes) ||
+      overlaps(vals_out, val_bytes, vals, val_bytes) ||
+      overlaps(vals_out, val_bytes, keys, key_bytes) ||
+      overlaps(vals_out, val_bytes, keys_out, key_bytes) ||
+      overlaps(keys_out, key_bytes, vals, val_bytes))
+    fail("an output overlaps an input or the other output");
+}
+
 }  // namespace detail
 
 /// As multiway_merge, values moving with their keys.
@@ -409,6 +445,8 @@ template <class Key, class Value, class Offset, class Compare = corank::less>
 void multiway_merge_by_key(const Key* keys, const Value* values, const Offset* offsets,
                            std::size_t num_runs, Key* keys_out, Value* values_out,
                            Compare comp = {}, const multiway_options& opt = {}) {
+  detail::check_multiway_arguments(keys, values, offsets, num_runs, keys_out,
+                                   static_cast<const Value*>(values_out));
   detail::multiway_merge_passes(keys, values, offsets, num_runs,
                                 detail::multiway_fan_in(num_runs, opt), keys_out, values_out, comp,
                                 opt);
