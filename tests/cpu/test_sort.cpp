@@ -229,6 +229,22 @@ TEST_F(CpuSort, KWayMergePassesAreStable) {
     }
 }
 
+// The tagged SIMD order by key (32-bit keys) from chunks of any size: one item, a few, 1000, one
+// thread's share (0), by pairwise and k-way passes.
+TEST_F(CpuSort, TaggedChunksOfAnySize) {
+  for (const std::size_t chunk : {1, 2, 1000, 0})
+    for (const int t : {1, 2, 3})
+      for (const bool multiway : {false, true}) {
+        corank::cpu::sort_options opt = threads(t);
+        opt.tagged_chunk_items = chunk;
+        opt.multiway_from_items = multiway ? 0 : ~std::size_t(0);
+        SCOPED_TRACE(testing::Message() << "chunks of " << chunk << ", threads " << t
+                                        << (multiway ? ", k-way" : ", pairwise"));
+        check(random_keys(30011, 1u << 31), corank::less{}, opt);
+        check(random_keys(20000, 5), corank::greater{}, opt);
+      }
+}
+
 TEST_F(CpuSort, NonPointerIterators) {
   const auto keys = random_keys(9000, 100);
   std::deque<std::uint32_t> d(keys.begin(), keys.end());

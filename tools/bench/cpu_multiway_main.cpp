@@ -194,13 +194,32 @@ void bench_sort(const settings& s, rows& out_rows) {
       }
       // By key, 32-bit values (packed pairs; 32-bit keys take the tagged SIMD order in chunks of
       // sort_tagged_chunk_items, so many chunks even on two threads): pairwise passes, the
-      // default k-way rule (one pass up to 64 chunks, else the tree), passes of at most 8 or 32.
-      const char* names[4] = {"pairwise", "k-way", "k-way passes of 8", "k-way passes of 32"};
-      for (int v = 0; v < 4; ++v) {
+      // default k-way rule (one pass up to 64 chunks, else the tree), passes of at most 8 or 32;
+      // 32-bit keys also in chunks of 2^20 items and of one thread's share.
+      struct variant {
+        const char* name;
+        bool multiway;
+        std::size_t most_runs_per_pass, chunk;
+      };
+      const std::size_t tuned = corank::cpu::tuning::sort_tagged_chunk_items;
+      std::vector<variant> variants{{"pairwise", false, 2, tuned},
+                                    {"k-way", true, 2, tuned},
+                                    {"k-way passes of 8", true, 8, tuned},
+                                    {"k-way passes of 32", true, 32, tuned}};
+      if (sizeof(T) <= 4)
+        for (const bool multiway : {false, true}) {
+          variants.push_back({multiway ? "k-way, chunks 2^20" : "pairwise, chunks 2^20", multiway,
+                              2, std::size_t(1) << 20});
+          variants.push_back(
+              {multiway ? "k-way, chunk a thread" : "pairwise, chunk a thread", multiway, 2, 0});
+        }
+      for (const variant& v : variants) {
         corank::cpu::sort_options opt;
         opt.threads = threads;
-        opt.multiway_from_items = v == 0 ? never : 0;
-        if (v >= 2) opt.one_pass_most_runs = 1, opt.most_runs_per_pass = v == 2 ? 8 : 32;
+        opt.multiway_from_items = v.multiway ? 0 : never;
+        opt.tagged_chunk_items = v.chunk;
+        if (v.most_runs_per_pass > 2)
+          opt.one_pass_most_runs = 1, opt.most_runs_per_pass = v.most_runs_per_pass;
         const double ms =
             corank::bench::measure_with_setup(
                 [&] {
@@ -213,8 +232,8 @@ void bench_sort(const settings& s, rows& out_rows) {
                 },
                 timing(s.reps))
                 .median_ms;
-        require(is_stable_sort_by_key(keys, work, work_values), std::string("by key, ") + names[v]);
-        out_rows.add("stable_sort_by_key", s.type, n, 0, threads, names[v], ms);
+        require(is_stable_sort_by_key(keys, work, work_values), std::string("by key, ") + v.name);
+        out_rows.add("stable_sort_by_key", s.type, n, 0, threads, v.name, ms);
       }
     }
   }

@@ -33,6 +33,9 @@ struct sort_options : multiway_options {
   /// From this many items on, the sorted chunks are merged as multiway_merge merges runs (one pass
   /// up to one_pass_most_runs chunks), not by pairwise passes.
   std::size_t multiway_from_items = tuning::sort_multiway_from_items;
+  /// Stable SIMD sorts by key put chunks of at most this many items (one thread each; 0 or
+  /// 2^32 and more: one chunk per thread, below 2^32 items) in order before the merge passes.
+  std::size_t tagged_chunk_items = tuning::sort_tagged_chunk_items;
 };
 
 namespace detail {
@@ -320,7 +323,9 @@ void stable_sort_by_key(KeyIt keys_first, KeyIt keys_last, ValIt vals_first, Com
       // pairs (within the chunk: in cache at 16 threads and 10M items); the merge passes go on
       // from there.
       detail::item_buffer<std::uint64_t> tagged(static_cast<std::size_t>(n));
-      const size most = tuning::sort_tagged_chunk_items;
+      // The tags' index has 32 bits.
+      const size most =
+          size(opt.tagged_chunk_items - 1 < 0xFFFFFFFFu ? opt.tagged_chunk_items : 0xFFFFFFFFu);
       const size per_thread = (n + threads - 1) / threads;
       const bool in_buffer = detail::sort_in_chunks(
           p, discard_iterator{}, buffer.begin(), discard_iterator{}, n,

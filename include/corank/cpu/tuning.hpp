@@ -52,7 +52,7 @@ inline constexpr std::ptrdiff_t sort_block_items = 16;
 /// thread, before merging: the gather of their keys and values by index then stays in the
 /// per-core caches (2^18 items: 2 MiB of 32-bit keys and values). A power of two below 2^32 (the
 /// tags' index has 32 bits).
-inline constexpr std::ptrdiff_t sort_tagged_chunk_items = std::ptrdiff_t(1) << 18;
+inline constexpr std::size_t sort_tagged_chunk_items = std::size_t(1) << 18;
 
 /// The sparse-matrix iteration (scaled_segmented_scan_iterations) takes each element through this
 /// many steps in one sweep (at most iteration_most_steps_per_pass: a kernel each), unless the
