@@ -201,13 +201,14 @@ TEST_F(CpuSort, ByKeyWithKeysAndValuesThatDoNotPack) {
   }
 }
 
-// The sorted chunks merged by passes of k-way merges (multiway_from_items = 0): one pass up to
+// The sorted chunks merged by passes of k-way merges (multiway_from_items and _chunks = 0): one
+// pass up to
 // one_pass_most_runs chunks, passes of 3 beyond; copyable items only (others stay pairwise).
 TEST_F(CpuSort, KWayMergePassesAreStable) {
   for (const std::size_t most : {3, 4, 64})
     for (const int t : {2, 3, 5, 9}) {
       corank::cpu::sort_options opt = threads(t);
-      opt.multiway_from_items = 0;
+      opt.multiway_from_items = opt.multiway_from_chunks = 0;
       opt.one_pass_most_runs = most;  // more chunks: passes of up to 3 runs
       opt.most_runs_per_pass = 3;
       SCOPED_TRACE(testing::Message() << "one pass up to " << most << ", threads " << t);
@@ -238,6 +239,7 @@ TEST_F(CpuSort, TaggedChunksOfAnySize) {
         corank::cpu::sort_options opt = threads(t);
         opt.tagged_chunk_items = chunk;
         opt.multiway_from_items = multiway ? 0 : ~std::size_t(0);
+        opt.multiway_from_chunks = 0;
         SCOPED_TRACE(testing::Message() << "chunks of " << chunk << ", threads " << t
                                         << (multiway ? ", k-way" : ", pairwise"));
         check(random_keys(30011, 1u << 31), corank::less{}, opt);

@@ -178,62 +178,57 @@ void bench_sort(const settings& s, rows& out_rows) {
     std::vector<std::uint32_t> values(n), work_values(n);
     for (std::size_t i = 0; i < n; ++i) values[i] = std::uint32_t(i);
     for (const int threads : thread_counts(s)) {
-      // Keys alone: the chunks (one per thread) by pairwise passes or by one k-way pass.
-      for (const bool multiway : {false, true}) {
-        corank::cpu::sort_options opt;
-        opt.threads = threads;
-        opt.multiway_from_items = multiway ? 0 : never;
-        const double ms =
-            corank::bench::measure_with_setup(
-                [&] { std::copy(keys.begin(), keys.end(), work.begin()); },
-                [&] { corank::cpu::stable_sort(work.begin(), work.end(), corank::less{}, opt); },
-                timing(s.reps))
-                .median_ms;
-        require(work == want, multiway ? "sort, k-way" : "sort, pairwise");
-        out_rows.add("stable_sort", s.type, n, 0, threads, multiway ? "k-way" : "pairwise", ms);
-      }
-      // By key, 32-bit values (packed pairs; 32-bit keys take the tagged SIMD order in chunks of
-      // sort_tagged_chunk_items, so many chunks even on two threads): pairwise passes, the
-      // default k-way rule (one pass up to 64 chunks, else the tree), passes of at most 8 or 32;
-      // 32-bit keys also in chunks of 2^20 items and of one thread's share.
+      // Keys alone (one chunk a thread) and by key with 32-bit values (packed pairs; 32-bit keys
+      // take the tagged SIMD order in chunks of sort_tagged_chunk_items, so many chunks even on
+      // two threads): pairwise passes, the default (tuning), one pass of all chunks, passes of
+      // at most 8 or 32; 32-bit keys by key also in chunks of 2^20 items and of a thread's share.
       struct variant {
         const char* name;
-        bool multiway;
-        std::size_t most_runs_per_pass, chunk;
+        int passes;  // 0: pairwise, 1: the default, 2: one pass, F > 2: passes of at most F
+        std::size_t chunk;
       };
       const std::size_t tuned = corank::cpu::tuning::sort_tagged_chunk_items;
-      std::vector<variant> variants{{"pairwise", false, 2, tuned},
-                                    {"k-way", true, 2, tuned},
-                                    {"k-way passes of 8", true, 8, tuned},
-                                    {"k-way passes of 32", true, 32, tuned}};
-      if (sizeof(T) <= 4)
-        for (const bool multiway : {false, true}) {
-          variants.push_back({multiway ? "k-way, chunks 2^20" : "pairwise, chunks 2^20", multiway,
-                              2, std::size_t(1) << 20});
-          variants.push_back(
-              {multiway ? "k-way, chunk a thread" : "pairwise, chunk a thread", multiway, 2, 0});
+      for (const bool by_key : {false, true}) {
+        std::vector<variant> variants{{"pairwise", 0, tuned},
+                                      {"default", 1, tuned},
+                                      {"one pass", 2, tuned},
+                                      {"passes of 8", 8, tuned},
+                                      {"passes of 32", 32, tuned}};
+        if (by_key && sizeof(T) <= 4)
+          for (const int passes : {0, 1}) {
+            variants.push_back({passes ? "default, chunks 2^20" : "pairwise, chunks 2^20", passes,
+                                std::size_t(1) << 20});
+            variants.push_back(
+                {passes ? "default, chunk a thread" : "pairwise, chunk a thread", passes, 0});
+          }
+        for (const variant& v : variants) {
+          corank::cpu::sort_options opt;
+          opt.threads = threads;
+          opt.tagged_chunk_items = v.chunk;
+          if (v.passes == 0) opt.multiway_from_items = never;
+          if (v.passes >= 2) opt.multiway_from_items = opt.multiway_from_chunks = 0;
+          if (v.passes == 2) opt.one_pass_most_runs = never;
+          if (v.passes > 2) opt.one_pass_most_runs = 1, opt.most_runs_per_pass = v.passes;
+          const double ms =
+              corank::bench::measure_with_setup(
+                  [&] {
+                    std::copy(keys.begin(), keys.end(), work.begin());
+                    if (by_key) std::copy(values.begin(), values.end(), work_values.begin());
+                  },
+                  [&] {
+                    if (by_key)
+                      corank::cpu::stable_sort_by_key(work.begin(), work.end(), work_values.begin(),
+                                                      corank::less{}, opt);
+                    else
+                      corank::cpu::stable_sort(work.begin(), work.end(), corank::less{}, opt);
+                  },
+                  timing(s.reps))
+                  .median_ms;
+          require(by_key ? is_stable_sort_by_key(keys, work, work_values) : work == want,
+                  std::string(by_key ? "by key, " : "keys alone, ") + v.name);
+          out_rows.add(by_key ? "stable_sort_by_key" : "stable_sort", s.type, n, 0, threads, v.name,
+                       ms);
         }
-      for (const variant& v : variants) {
-        corank::cpu::sort_options opt;
-        opt.threads = threads;
-        opt.multiway_from_items = v.multiway ? 0 : never;
-        opt.tagged_chunk_items = v.chunk;
-        if (v.most_runs_per_pass > 2)
-          opt.one_pass_most_runs = 1, opt.most_runs_per_pass = v.most_runs_per_pass;
-        const double ms =
-            corank::bench::measure_with_setup(
-                [&] {
-                  std::copy(keys.begin(), keys.end(), work.begin());
-                  std::copy(values.begin(), values.end(), work_values.begin());
-                },
-                [&] {
-                  corank::cpu::stable_sort_by_key(work.begin(), work.end(), work_values.begin(),
-                                                  corank::less{}, opt);
-                },
-                timing(s.reps))
-                .median_ms;
-        require(is_stable_sort_by_key(keys, work, work_values), std::string("by key, ") + v.name);
-        out_rows.add("stable_sort_by_key", s.type, n, 0, threads, v.name, ms);
       }
     }
   }

@@ -4,9 +4,10 @@
 // blocks, then passes of the interleaved branch-free merge (merge_streams.hpp), ping-ponging
 // with a buffer. Phase 2: pairwise passes merge the sorted chunks; every pass cuts its whole
 // output into equal pieces by co-rank, so all threads share each pass whatever the run count.
-// From sort_options::multiway_from_items items on (off by default: docs/notes/cpu.md, "k-way
-// merge"), phase 2 is ceil(log_F chunks) passes of F-way merges (cpu/multiway_merge.hpp) instead
-// of log2(chunks) pairwise passes: the data moves fewer times.
+// From sort_options::multiway_from_chunks sorted chunks on (32: the by-key sorts of 32-bit keys,
+// whose chunks are small; docs/notes/cpu.md, "k-way merge"), phase 2 is ceil(log_F chunks)
+// passes of F-way merges (cpu/multiway_merge.hpp, F <= 32) instead of log2(chunks) pairwise
+// passes: the data moves fewer times.
 #pragma once
 
 #include <atomic>
@@ -28,14 +29,24 @@ namespace corank::cpu {
 
 /// The options of the stable sorts.
 struct sort_options : multiway_options {
-  sort_options() = default;
-  sort_options(const options& o) : multiway_options(o) {}  // NOLINT: implicit, as options are
-  /// From this many items on, the sorted chunks are merged as multiway_merge merges runs (one pass
-  /// up to one_pass_most_runs chunks), not by pairwise passes.
+  sort_options() { use_sort_passes(); }
+  sort_options(const options& o) : multiway_options(o) {  // NOLINT: implicit, as options are
+    use_sort_passes();
+  }
+  /// From this many items and this many sorted chunks on, the chunks are merged by passes of
+  /// k-way merges as multiway_merge merges runs (one pass up to one_pass_most_runs chunks, else
+  /// passes of at most most_runs_per_pass), not by pairwise passes.
   std::size_t multiway_from_items = tuning::sort_multiway_from_items;
+  std::size_t multiway_from_chunks = tuning::sort_multiway_from_chunks;
   /// Stable SIMD sorts by key put chunks of at most this many items (one thread each; 0 or
   /// 2^32 and more: one chunk per thread, below 2^32 items) in order before the merge passes.
   std::size_t tagged_chunk_items = tuning::sort_tagged_chunk_items;
+
+ private:
+  void use_sort_passes() {
+    one_pass_most_runs = tuning::sort_one_pass_most_runs;
+    most_runs_per_pass = tuning::sort_most_runs_per_pass;
+  }
 };
 
 namespace detail {
@@ -222,7 +233,8 @@ bool merge_group_passes(Keys keys, Vals vals, BufKeys buf_keys, BufVals buf_vals
 /// `width` items (the last may be shorter; at least 2 chunks unless n <= width): each chunk is
 /// sorted by sort_chunk_at(begin, len), one thread each; then passes merge them, every pass cut
 /// into pieces over its whole output: pairwise passes (co_rank), or, from multiway_from_items
-/// items on, passes of k-way merges (multiway_co_rank) for items that a merge may copy. The
+/// items and multiway_from_chunks chunks on, passes of k-way merges (multiway_co_rank) for items
+/// that a merge may copy. The
 /// result ends in keys/vals, or, where `may_end_in_buffer` and the passes leave it there, in
 /// the buffers: returns true then.
 template <class KeyIt, class ValIt, class BufKeys, class BufVals, class Compare, class SortChunk>
@@ -236,7 +248,8 @@ bool sort_in_chunks(KeyIt keys_first, ValIt vals_first, BufKeys buf_keys, BufVal
   // change take the pairwise passes.
   constexpr bool copyable =
       !moves_from<decltype(moving(keys_first))> && !moves_from<decltype(moving(vals_first))>;
-  const size fan_in = copyable && std::size_t(n) >= opt.multiway_from_items
+  const size fan_in = copyable && std::size_t(n) >= opt.multiway_from_items &&
+                              std::size_t(chunks) >= opt.multiway_from_chunks
                           ? size(multiway_fan_in(std::size_t(chunks), opt))
                           : 2;
   const size piece_items =

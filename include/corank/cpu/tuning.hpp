@@ -41,9 +41,15 @@ inline constexpr std::ptrdiff_t multiway_cascade_min_items = 256;
 inline constexpr std::ptrdiff_t multiway_min_piece_items_per_run = 1024;
 
 /// The stable sort merges its sorted chunks by k-way passes (cpu/sort.hpp) from this many items
-/// on: never by default. On 2 cores they were 0.82-0.89x the pairwise passes by key and had
-/// nothing to replace in keys-only sorts (docs/notes/cpu.md, "k-way merge"); 16 not measured.
-inline constexpr std::size_t sort_multiway_from_items = ~std::size_t(0);
+/// and this many chunks on, passes of at most sort_most_runs_per_pass runs (as few passes as
+/// that allows, as narrow as they can be). On 16 cores (device machine, 10M and 100M): 16 chunks
+/// (keys alone, one a thread) gained nothing in one 16-way pass (0.80-1.05x the 4 pairwise
+/// passes); 38 and 382 chunks (by key, 32-bit keys in chunks of 2^18) gained 1.16-1.75x in two
+/// passes of 7 and 20 runs, where one 38-way pass gained 1.14x (docs/notes/cpu.md, "k-way merge").
+inline constexpr std::size_t sort_multiway_from_items = 0;
+inline constexpr std::size_t sort_multiway_from_chunks = 32;
+inline constexpr std::size_t sort_one_pass_most_runs = 1;
+inline constexpr std::size_t sort_most_runs_per_pass = 32;
 
 /// The stable sort starts from blocks of this many items sorted by insertion.
 inline constexpr std::ptrdiff_t sort_block_items = 16;
