@@ -26,7 +26,8 @@ inline constexpr std::ptrdiff_t merge_min_stream_items = 64;
 /// The k-way merge (cpu/multiway_merge.hpp) runs in one pass up to this many runs, and above in
 /// passes of at most multiway_most_runs_per_pass (2: the pairwise tree). On 2 quiet cores at 10M
 /// one pass beat the tree 2.3x at 4 runs and 1.6x at 16, tied at 64; from 128 runs the tree won
-/// (0.78-0.95x for one pass or passes of 12-32) (docs/notes/cpu.md, "k-way merge").
+/// (0.78-0.95x for one pass or passes of 12-32) (docs/notes/cpu.md, "k-way merge"); on 16 cores
+/// the same: 2.8x at 4 runs, 1.3-1.5x at 16, 0.85-1.16x at 64, the tree at 1024.
 inline constexpr std::size_t multiway_one_pass_most_runs = 64;
 inline constexpr std::size_t multiway_most_runs_per_pass = 2;
 
@@ -43,7 +44,7 @@ inline constexpr std::ptrdiff_t multiway_min_piece_items_per_run = 1024;
 /// The stable sort merges its sorted chunks by k-way passes (cpu/sort.hpp) from this many items
 /// and this many chunks on, passes of at most sort_most_runs_per_pass runs (as few passes as
 /// that allows, as narrow as they can be). On 16 cores (device machine, 10M and 100M): 16 chunks
-/// (keys alone, one a thread) gained nothing in one 16-way pass (0.80-1.05x the 4 pairwise
+/// (keys alone, one a thread) gained nothing in one 16-way pass (0.81-1.06x the 4 pairwise
 /// passes); 38 and 382 chunks (by key, 32-bit keys in chunks of 2^18) gained 1.16-1.75x in two
 /// passes of 7 and 20 runs, where one 38-way pass gained 1.14x (docs/notes/cpu.md, "k-way merge").
 inline constexpr std::size_t sort_multiway_from_items = 0;
