@@ -211,6 +211,48 @@ CORANK_HD Size serial_set_operation(ItA a, Size i, Size i_end, ItB b, Size j, Si
   return count;
 }
 
+/// serial_set_operation's loop for a GPU thread: VT steps of the std::set_* loop of `Op` on
+/// keys[a, a_end) and keys[b, b_end) (two ranges of one array), fully unrolled and without
+/// branches on the keys so that `out` and `index` stay in registers. Step s puts its candidate in
+/// out[s] (index[s]: where in `keys` it came from) and sets bit s of the result when the loop
+/// outputs it; a step consumes one key, or two for a pair. A piece between balanced cuts of at most
+/// VT + 1 keys, VT + 1 only when it starts with a pair, ends within VT steps. keys[a_end] and
+/// keys[b_end] must be readable (reads are clamped there; their values are ignored). VT <= 32.
+template <set_op Op, int VT, class Keys, class Index, class Key, class Compare>
+CORANK_HD unsigned serial_set_operation_registers(Keys keys, Index a, Index a_end, Index b,
+                                                  Index b_end, Key (&out)[VT], Index (&index)[VT],
+                                                  Compare comp) {
+  static_assert(VT >= 1 && VT <= 32, "one bit of the result per step");
+  constexpr bool keep_a_only = Op != set_op::intersect;
+  constexpr bool keep_b_only = Op == set_op::unite || Op == set_op::symmetric_difference;
+  constexpr bool keep_pairs = Op == set_op::unite || Op == set_op::intersect;
+  Key key_a = keys[a < a_end ? a : a_end];
+  Key key_b = keys[b < b_end ? b : b_end];
+  unsigned kept = 0;
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+  for (int s = 0; s < VT; ++s) {
+    const bool has_a = a < a_end, has_b = b < b_end;
+    const bool a_first = has_a && (!has_b || comp(key_a, key_b));
+    const bool b_first = has_b && !a_first && (!has_a || comp(key_b, key_a));
+    const bool pair = has_a && has_b && !a_first && !b_first;
+    const bool keep = (a_first && keep_a_only) || (b_first && keep_b_only) || (pair && keep_pairs);
+    out[s] = b_first ? key_b : key_a;
+    index[s] = b_first ? b : a;
+    kept |= unsigned(keep) << s;
+    if (a_first || pair) {
+      ++a;
+      key_a = keys[a < a_end ? a : a_end];
+    }
+    if (b_first || pair) {
+      ++b;
+      key_b = keys[b < b_end ? b : b_end];
+    }
+  }
+  return kept;
+}
+
 /// The most outputs `Op` can give for inputs of m and n keys (what the output must hold).
 template <class Size>
 CORANK_HD constexpr Size set_operation_max_outputs(set_op op, Size m, Size n) {

@@ -159,6 +159,49 @@ TEST_F(CpuToolbox, SetOperationsMatchStdWithMultisetSemanticsAndOrigins) {
       }
 }
 
+// The GPU tiles' loop (merge_path_walk.hpp), run here on the host: balanced cuts every VT - 1
+// outputs, VT steps per piece in "registers", the kept candidates concatenated, against std::.
+template <set_op Op, int VT>
+void check_register_set_loop(const sorted_pair<std::uint32_t>& c) {
+  std::vector<std::uint32_t> want_keys;
+  std::vector<std::uint64_t> want_values;
+  reference_set_operation(Op, c.a, c.b, corank::less{}, want_keys, want_values);
+  // One array as on the GPU's stage: A, then B, then a readable slot past B's end.
+  std::vector<std::uint32_t> keys(c.a);
+  keys.insert(keys.end(), c.b.begin(), c.b.end());
+  keys.push_back(poison32);
+  const std::size_t m = c.a.size(), n = c.b.size(), step = VT - 1;
+  std::vector<std::uint32_t> got_keys;
+  std::vector<std::uint64_t> got_values;
+  corank::cut_pair<std::size_t> from{0, 0};
+  for (std::size_t k = step; from.a + from.b < m + n; k += step) {
+    const auto to =
+        corank::balanced_co_rank(std::min(k, m + n), c.a.data(), m, c.b.data(), n, corank::less{});
+    ASSERT_LE(to.a - from.a + to.b - from.b, std::size_t(VT)) << c.name;
+    std::uint32_t out[VT];
+    std::size_t index[VT];
+    const unsigned kept = corank::serial_set_operation_registers<Op>(
+        keys.data(), from.a, to.a, m + from.b, m + to.b, out, index, corank::less{});
+    for (int s = 0; s < VT; ++s)
+      if (kept >> s & 1u) {
+        got_keys.push_back(out[s]);
+        got_values.push_back(index[s] < m ? origin(0, index[s]) : origin(1, index[s] - m));
+      }
+    from = to;
+  }
+  ASSERT_EQ(got_keys, want_keys) << set_op_name(Op) << ", " << c.name;
+  ASSERT_EQ(got_values, want_values) << set_op_name(Op) << ", " << c.name;
+}
+
+TEST_F(CpuToolbox, RegisterSetLoopBetweenBalancedCutsMatchesStd) {
+  for (const auto& c : awkward_pairs<std::uint32_t>(rng, piece)) {
+    check_register_set_loop<set_op::unite, 15>(c);
+    check_register_set_loop<set_op::intersect, 15>(c);
+    check_register_set_loop<set_op::difference, 7>(c);
+    check_register_set_loop<set_op::symmetric_difference, 32>(c);
+  }
+}
+
 TEST_F(CpuToolbox, NamedSetOperationsAreTheirStdCounterparts) {
   const auto a = sorted_keys<int>(rng, 3000, 200), b = sorted_keys<int>(rng, 2500, 200);
   const auto opt = thread_settings()[1];

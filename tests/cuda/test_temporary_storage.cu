@@ -3,7 +3,7 @@
 // streams share the cache; a resource sees every allocation given back on the call's stream; a
 // buffer below the *_temp_bytes query is refused, sizes that overflow too; the cache gives its
 // memory back on request; every form can be captured into a CUDA graph. The segmented sorts'
-// forms too.
+// and the joins' forms too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,7 +18,9 @@
 #include <thread>
 #include <vector>
 
+#include "corank/cpu/join.hpp"
 #include "corank/cuda/bitonic_sort.cuh"
+#include "corank/cuda/join.cuh"
 #include "corank/cuda/memory.cuh"
 #include "corank/cuda/merge.cuh"
 #include "corank/cuda/merge_sort.cuh"
@@ -802,6 +804,104 @@ TEST_F(TemporaryStorage, SegmentedSortsRefuseABufferBelowTheQuery) {
   EXPECT_EQ(cc::stable_sort_segments_temp_bytes<u32>(0, 0), 0u);
   EXPECT_EQ(cc::sort_segments_temp_bytes<u32>(10, 0), 0u);
   EXPECT_EQ(cc::stable_sort_segments(keys.data(), 0, d_offsets.data(), 0, nullptr, 0), cudaSuccess);
+}
+
+// --- join_size, join -----------------------------------------------------------------------------
+
+TEST_F(TemporaryStorage, JoinsGiveTheSameResultFromEverySource) {
+  CORANK_REQUIRE_GPU();
+  namespace cc = corank::cuda;
+  using corank::join_kind;
+  test_stream s;
+  counting_resource resource;
+  for (const std::size_t m : {0, 1, 5000, 300001}) {
+    const std::size_t n = m / 2 + 3;
+    // Keys from a range of about m / 4: runs of equal keys on both sides, keys of each side alone.
+    auto a = random_u32(rng, m, u32(m / 4 + 2)), b = random_u32(rng, n, u32(m / 4 + 2));
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    device_buffer<u32> da(a), db(b);
+    for (const join_kind kind : {join_kind::inner, join_kind::left_outer, join_kind::full_outer}) {
+      const auto want = corank::cpu::join(kind, a.begin(), a.end(), b.begin(), b.end());
+      for (storage how : {storage::cache, storage::resource, storage::buffer}) {
+        SCOPED_TRACE("m=" + std::to_string(m) + " kind=" + std::to_string(int(kind)) +
+                     " storage=" + std::to_string(int(how)));
+        std::size_t pairs = 0;
+        cudaError_t sized = cudaSuccess, joined = cudaSuccess;
+        device_buffer<std::size_t> out_a(want.size() + 1), out_b(want.size() + 1);
+        out_a.poison(), out_b.poison();
+        const corank::less less;
+        if (how == storage::cache) {
+          sized = cc::join_size(kind, da.data(), m, db.data(), n, &pairs, less, s.stream);
+          if (sized == cudaSuccess)
+            joined = cc::join(kind, da.data(), m, db.data(), n, out_a.data(), out_b.data(), pairs,
+                              less, s.stream);
+        } else if (how == storage::resource) {
+          sized = cc::join_size(resource, kind, da.data(), m, db.data(), n, &pairs, less, s.stream);
+          if (sized == cudaSuccess)
+            joined = cc::join(resource, kind, da.data(), m, db.data(), n, out_a.data(),
+                              out_b.data(), pairs, less, s.stream);
+        } else {
+          guarded_temp size_temp(cc::join_temp_bytes<u32>(kind, m, n));
+          sized = cc::join_size(kind, da.data(), m, db.data(), n, &pairs, size_temp.data(),
+                                size_temp.bytes, less, s.stream);
+          ASSERT_EQ(cudaStreamSynchronize(s.stream), cudaSuccess);
+          size_temp.expect_guard_intact();
+          guarded_temp temp(cc::join_temp_bytes<u32>(kind, m, n, pairs));
+          if (sized == cudaSuccess)
+            joined = cc::join(kind, da.data(), m, db.data(), n, out_a.data(), out_b.data(), pairs,
+                              temp.data(), temp.bytes, less, s.stream);
+          ASSERT_EQ(cudaStreamSynchronize(s.stream), cudaSuccess);
+          temp.expect_guard_intact();
+        }
+        ASSERT_EQ(sized, cudaSuccess) << cudaGetErrorString(sized);
+        ASSERT_EQ(joined, cudaSuccess) << cudaGetErrorString(joined);
+        ASSERT_EQ(cudaStreamSynchronize(s.stream), cudaSuccess);
+        ASSERT_EQ(pairs, want.size());
+        auto got_a = out_a.to_host(), got_b = out_b.to_host();
+        EXPECT_EQ(got_a[pairs], 0xA5A5A5A5A5A5A5A5ull) << "wrote past the pairs";
+        got_a.resize(pairs), got_b.resize(pairs);
+        EXPECT_EQ(got_a, want.a);
+        EXPECT_EQ(got_b, want.b);
+      }
+    }
+  }
+  resource.log.expect_balanced(s.stream);
+  EXPECT_FALSE(resource.log.allocated.empty());
+}
+
+TEST_F(TemporaryStorage, JoinsRefuseABufferBelowTheQuery) {
+  CORANK_REQUIRE_GPU();
+  namespace cc = corank::cuda;
+  using corank::join_kind;
+  const std::size_t m = 100000, n = 70000;
+  auto a = random_u32(rng, m, 50000), b = random_u32(rng, n, 50000);
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  device_buffer<u32> da(a), db(b);
+  const join_kind kind = join_kind::full_outer;
+  const std::size_t size_need = cc::join_temp_bytes<u32>(kind, m, n);
+  device_buffer<unsigned char> size_temp(size_need);
+  std::size_t pairs = 0;
+  EXPECT_EQ(
+      cc::join_size(kind, da.data(), m, db.data(), n, &pairs, size_temp.data(), size_need - 1),
+      cudaErrorInvalidValue);
+  ASSERT_EQ(cc::join_size(kind, da.data(), m, db.data(), n, &pairs, size_temp.data(), size_need),
+            cudaSuccess);
+  const std::size_t need = cc::join_temp_bytes<u32>(kind, m, n, pairs);
+  EXPECT_GE(need, size_need);
+  device_buffer<unsigned char> temp(need);
+  device_buffer<std::size_t> out_a(pairs), out_b(pairs);
+  EXPECT_EQ(cc::join(kind, da.data(), m, db.data(), n, out_a.data(), out_b.data(), pairs,
+                     temp.data(), need - 1),
+            cudaErrorInvalidValue);
+  void* none = nullptr;
+  EXPECT_EQ(
+      cc::join(kind, da.data(), m, db.data(), n, out_a.data(), out_b.data(), pairs, none, need),
+      cudaErrorInvalidValue);
+  EXPECT_EQ(cc::join(kind, da.data(), m, db.data(), n, out_a.data(), out_b.data(), pairs,
+                     temp.data(), need),
+            cudaSuccess);
 }
 
 }  // namespace

@@ -29,11 +29,14 @@ struct join_side_parts {
   temporary_part first, last, offsets, look_back, search;
 };
 struct join_parts {
-  join_side_parts a, b;  // b: full outer only
+  join_side_parts a, b;   // b: full outer only
+  temporary_part expand;  // the load-balancing search's storage
 };
 
+/// The storage of a join of m and n keys that expands `pairs` pairs (join_size: none).
 template <class K>
-temporary_layout join_layout(join_kind kind, std::size_t m, std::size_t n, join_parts* parts) {
+temporary_layout join_layout(join_kind kind, std::size_t m, std::size_t n, std::size_t pairs,
+                             join_parts* parts) {
   temporary_layout layout;
   const auto side = [&](std::size_t size, std::size_t other) {
     join_side_parts p;
@@ -48,6 +51,7 @@ temporary_layout join_layout(join_kind kind, std::size_t m, std::size_t n, join_
   join_parts p;
   p.a = side(m, n);
   if (kind == join_kind::full_outer) p.b = side(n, m);
+  p.expand = layout.add_bytes(load_balance_layout<std::size_t>(m, pairs, nullptr).bytes(), 1);
   if (parts) *parts = p;
   return layout;
 }
@@ -80,9 +84,9 @@ cudaError_t join_side(const join_side_parts& part, void* temp, const K* keys, st
 /// The pairs' count (when `count` is set: copied to the host, which waits) or the pairs themselves
 /// (out_a, out_b of `pairs` entries, the count a join_size call gave).
 template <class K, class Compare>
-cudaError_t join(join_kind kind, const K* a, std::size_t m, const K* b, std::size_t n,
-                 std::size_t* count, std::size_t* out_a, std::size_t* out_b, std::size_t pairs,
-                 Compare comp, cudaStream_t stream) {
+cudaError_t join(const temporary_storage& storage, join_kind kind, const K* a, std::size_t m,
+                 const K* b, std::size_t n, std::size_t* count, std::size_t* out_a,
+                 std::size_t* out_b, std::size_t pairs, Compare comp, cudaStream_t stream) {
   check_toolbox_key<K>();
   CORANK_CUDA_TRY(check_two_inputs(a, m, b, n, sizeof(K), nullptr, 0, 1));
   if (!count) {
@@ -94,9 +98,9 @@ cudaError_t join(join_kind kind, const K* a, std::size_t m, const K* b, std::siz
   if (kind != join_kind::inner && kind != join_kind::left_outer && kind != join_kind::full_outer)
     return cudaErrorInvalidValue;
   join_parts parts;
-  const std::size_t bytes = join_layout<K>(kind, m, n, &parts).bytes();
+  const std::size_t bytes = join_layout<K>(kind, m, n, count ? 0 : pairs, &parts).bytes();
   std::size_t sizes[2] = {0, 0};
-  CORANK_CUDA_TRY(with_temporary_storage({}, bytes, stream, [&](void* temp) {
+  CORANK_CUDA_TRY(with_temporary_storage(storage, bytes, stream, [&](void* temp) {
     const bool outer = kind != join_kind::inner, full = kind == join_kind::full_outer;
     CORANK_CUDA_TRY(join_side(parts.a, temp, a, m, b, n,
                               kernels::matches_of_a{nullptr, nullptr, outer}, comp, stream));
@@ -121,7 +125,8 @@ cudaError_t join(join_kind kind, const K* a, std::size_t m, const K* b, std::siz
                                         m,
                                         out_a,
                                         out_b};
-    if (m) CORANK_CUDA_TRY(load_balance(temporary_storage{}, a_offsets, m, pairs, emit, stream));
+    const temporary_storage expand{parts.expand.in<unsigned char>(temp), parts.expand.bytes};
+    if (m) CORANK_CUDA_TRY(load_balance(expand, a_offsets, m, pairs, emit, stream));
     if (full && n) {
       constexpr unsigned threads = tuning::binary_search_threads;
       kernels::join_unmatched_b<std::size_t><<<blocks_of(n, threads), threads, 0, stream>>>(

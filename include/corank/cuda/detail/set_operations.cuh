@@ -33,12 +33,16 @@ namespace detail {
 template <class K, class V>
 struct set_operation_shape {
   static constexpr bool has_values = !std::is_same_v<V, no_value>;
-  static constexpr int threads = tuning::toolbox_threads;
-  // One stage holds both pieces (tile + 1 keys in all), beside the write pass's outputs.
-  static constexpr int items = tuning::toolbox_items(2 * sizeof(K) + (has_values ? sizeof(V) : 0));
-  static constexpr std::size_t tile = std::size_t(threads) * items;
+  static constexpr int threads = tuning::set_operation_threads;
+  // The stage holds both pieces (stage_items keys), then the outputs' keys; values beside.
+  static constexpr int items =
+      tuning::set_operation_items(sizeof(K) + (has_values ? sizeof(V) : 0));
+  static constexpr std::size_t stage_items = std::size_t(threads) * items;
+  // Balanced cuts this far apart give pieces of at most stage_items keys (a cut lies at its
+  // output or one before), which each thread's items steps finish (serial_set_operation_registers).
+  static constexpr std::size_t tile = stage_items - 1;
   static constexpr std::size_t stage_bytes =
-      kernels::partitioned_smem<false, K, no_value>::key_bytes(tile + 1);
+      kernels::partitioned_smem<false, K, no_value>::key_bytes(stage_items);
 };
 
 /// The storage of a set operation: the cuts in A and in B (tiles + 1 each); the look-back's

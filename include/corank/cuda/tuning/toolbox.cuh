@@ -23,6 +23,26 @@ constexpr int toolbox_items(std::size_t bytes_per_item) {
   return most % 2 == 1 || most == 1 ? most : most - 1;
 }
 
+/// The set operations' tiles: threads per block, and the most items per thread (each keeps its
+/// candidates in registers, one bit each: at most 32).
+#ifndef CORANK_TUNE_SET_OPERATION_THREADS
+#define CORANK_TUNE_SET_OPERATION_THREADS 256
+#endif
+#ifndef CORANK_TUNE_SET_OPERATION_ITEMS
+#define CORANK_TUNE_SET_OPERATION_ITEMS 15
+#endif
+inline constexpr int set_operation_threads = CORANK_TUNE_SET_OPERATION_THREADS;
+
+/// Items per thread of the set operations when each needs `bytes_per_item` bytes of shared
+/// memory: as many as fit toolbox_tile_bytes, odd, at most CORANK_TUNE_SET_OPERATION_ITEMS.
+constexpr int set_operation_items(std::size_t bytes_per_item) {
+  const std::size_t fit =
+      toolbox_tile_bytes / (std::size_t(set_operation_threads) * bytes_per_item);
+  const int cap = CORANK_TUNE_SET_OPERATION_ITEMS;
+  const int most = fit > std::size_t(cap) ? cap : (fit < 1 ? 1 : int(fit));
+  return most % 2 == 1 || most == 1 ? most : most - 1;
+}
+
 /// Threads of the partition passes: one cut per thread, latency-bound, as the merge's.
 inline constexpr unsigned toolbox_partition_threads = 128;
 
