@@ -180,6 +180,23 @@ void add_size(report& rep, const gpu_toolbox_config& config, progress& bar,
       [&] { return cuda::load_balancing_search(d.segment_offsets.data, segments, n, d.out.data); },
       n);
 
+  {  // interval expand: segment s's value (A's key s) over its items; no thrust/CUB equivalent
+    std::vector<u32> want(n);
+    for (std::size_t s = 0; s < segments; ++s)
+      std::fill(want.begin() + in.segment_offsets[s], want.begin() + in.segment_offsets[s + 1],
+                in.a[s]);
+    rows.time(
+        rows.shape("interval expand", n, (2 * segments + 1 + n) * sizeof(u32)),
+        "corank interval_expand", role::contender,
+        [&] {
+          return cuda::interval_expand(d.segment_offsets.data, segments, d.a.data, n, d.out.data);
+        },
+        [&] {
+          const std::vector<u32> got = d.out.to_host();
+          return std::equal(want.begin(), want.end(), got.begin());
+        });
+  }
+
   rows.answers(
       rows.shape("multiway merge, " + std::to_string(runs) + " runs", total,
                  2 * total * sizeof(u32)),
@@ -204,7 +221,7 @@ report run_gpu_toolbox_bench(const gpu_toolbox_config& config) {
   rep.set_meta("cub", cub_meta());
   rep.set_meta("timing",
                "CUDA events around each call; thrust allocates in the call, corank from its cache");
-  progress bar(int(config.sizes.size()) * 30, config.show_progress);
+  progress bar(int(config.sizes.size()) * 31, config.show_progress);
   for (const std::size_t n : config.sizes) {
     bar.step("gpu toolbox " + human_count(n) + ": generating inputs");
     add_size(rep, config, bar, make_toolbox_inputs(n, config.num_runs, config.seed));

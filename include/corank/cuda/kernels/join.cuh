@@ -30,10 +30,12 @@ __global__ void __launch_bounds__(Threads)
     if (begin + q < size) mine += count_of(begin + q);
   unsigned long long tile_total = 0;
   const unsigned long long at = block::exclusive_sum<Threads>(mine, sums, &tile_total);
-  if (threadIdx.x == 0) {
+  if (threadIdx.x < 32) {  // the look-back is a warp's
     const std::size_t first = counts.place(t, tile_total);
-    if (t == tiles - 1) offsets[size] = first + tile_total;
-    first_of_tile = first;
+    if (threadIdx.x == 0) {
+      if (t == tiles - 1) offsets[size] = first + tile_total;
+      first_of_tile = first;
+    }
   }
   __syncthreads();
   std::size_t running = first_of_tile + at;
