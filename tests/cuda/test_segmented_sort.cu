@@ -287,6 +287,36 @@ TEST_F(StableSortSegments, SortsShortWindowsAroundTheRankSortBoundary) {
   }
 }
 
+/// A segment of every length around the rank sort's longest starting at every distance before a
+/// window's end (it ends past the window, in the keys the window reads beyond it, or further),
+/// among empty segments, with keys before the first segment and after the last.
+TEST_F(StableSortSegments, SortsSegmentsThatCrossAWindowsEnd) {
+  const std::size_t window = policy_of<std::uint32_t>::window;
+  const std::size_t rank_max = policy_of<std::uint32_t>::rank_sort_max;
+  for (std::size_t length : {std::size_t(2), rank_max - 1, rank_max, rank_max + 1, 3 * rank_max})
+    for (std::size_t before : {std::size_t(1), std::size_t(2), rank_max - 1, rank_max,
+                               rank_max + 1, std::size_t(100)}) {
+      const std::size_t lead = 5;  // keys before the first segment
+      std::vector<std::size_t> sizes;
+      std::size_t at = lead;
+      while (at + 7 < 2 * window - before) {
+        sizes.push_back(rng() % 3 == 0 ? 0 : 1 + rng() % 7);
+        at += sizes.back();
+      }
+      sizes.push_back(2 * window - before - at);  // the next segment starts `before` keys early
+      sizes.push_back(0);
+      sizes.push_back(length);
+      sizes.push_back(0);
+      for (int i = 0; i < 40; ++i) sizes.push_back(1 + rng() % 5);
+      std::size_t n = lead + 33;  // and keys after the last segment
+      for (std::size_t size : sizes) n += size;
+      SCOPED_TRACE("length " + std::to_string(length) + ", " + std::to_string(before) +
+                   " keys before a window's end");
+      expect_stable_segments(random_keys<std::uint32_t>(rng, n, 50), offsets_of(sizes, lead),
+                             corank::less{});
+    }
+}
+
 TEST_F(StableSortSegments, SortsPowersOfTwoAndTheirNeighbours) {
   for (int k = 1; k <= 15; ++k)
     for (std::size_t length :
