@@ -294,8 +294,8 @@ TEST_F(StableSortSegments, SortsSegmentsThatCrossAWindowsEnd) {
   const std::size_t window = policy_of<std::uint32_t>::window;
   const std::size_t rank_max = policy_of<std::uint32_t>::rank_sort_max;
   for (std::size_t length : {std::size_t(2), rank_max - 1, rank_max, rank_max + 1, 3 * rank_max})
-    for (std::size_t before : {std::size_t(1), std::size_t(2), rank_max - 1, rank_max,
-                               rank_max + 1, std::size_t(100)}) {
+    for (std::size_t before :
+         {std::size_t(1), std::size_t(2), rank_max - 1, rank_max, rank_max + 1, std::size_t(100)}) {
       const std::size_t lead = 5;  // keys before the first segment
       std::vector<std::size_t> sizes;
       std::size_t at = lead;

@@ -22,16 +22,20 @@
 // resource or the caller's buffer (memory.cuh).
 //
 // stable_sort_segments: stable (keys that compare equal keep their order, values too), any n and
-// number of segments (64-bit). The segments that start in each window of half a tile (keys) and
-// are at most that long are sorted by one block: when none of them is longer than a few dozen
-// keys (tuning::stable_segmented_policy::rank_sort_max), each key goes to its stable rank in its
-// segment (a comparison per key of its segment: every thread works, nothing is padded); other
-// windows are sorted as one tile of (segment, key) pairs, with merge rounds only as far as their
-// segments need. Longer segments are cut into tiles, sorted, then merged by passes of co-rank
-// merges over all of them at once (the longest segment sets the passes; the host launches as many
-// as the longest possible one needs, and the passes a call does not need return at once).
-// Temporary storage: per window 12 bytes, per possible long segment 16 and per tile 4, and when
-// some segment can be longer than a window an array of n keys (and values) for the merge passes.
+// number of segments (64-bit). Short segments first: a warp takes each group of 32 consecutive
+// segments, a lane each; a group of nothing longer than a few keys is sorted in the lanes'
+// registers (tuning::stable_segmented_policy::tiny_sort_max), one of nothing longer than a few
+// dozen (small_sort_max) likewise after a coalesced copy through shared memory. Then the segments
+// that start in each window of half a tile (keys) and are at most that long are sorted by one
+// block, in the windows that hold a segment the groups left: when none of them is longer than a
+// few dozen keys (rank_sort_max), each key goes to its stable rank in its segment (a comparison
+// per key of its segment: every thread works, nothing is padded); other windows are sorted as one
+// tile of (segment, key) pairs, with merge rounds only as far as their segments need. Longer
+// segments are cut into tiles, sorted, then merged by passes of co-rank merges over all of them at
+// once (the longest segment sets the passes; the host launches as many as the longest possible
+// one needs, and the passes a call does not need return at once). Temporary storage: per window
+// 13 bytes, per 32 segments 4, per possible long segment 16 and per tile 4, and when some segment
+// can be longer than a window an array of n keys (and values) for the merge passes.
 //
 // sort_segments: not stable (bitonic networks). num_segments < 2^32. Segments are binned by size
 // on the device: up to 32 keys a warp sorts one across its lanes by shuffles, up to 1024 a warp

@@ -106,7 +106,8 @@ using stable_segmented_policy_for =
                                     std::is_same_v<Value, block::no_value> ? 0 : sizeof(Value)>;
 
 /// The stable sort's temporary storage: the counts its kernels leave each other, the windows'
-/// first segments, the windows left to the merge kernel, the long segments' list (segment ids,
+/// first segments, which windows hold a segment the short groups left, the groups listed for the
+/// staged kernel, the windows left to the merge kernel, the long segments' list (segment ids,
 /// first tiles, each tile's owner), and when there can be long segments an array of keys and of
 /// values for the merge passes (16 elements more, to start congruent with the caller's modulo 16
 /// bytes so that the passes' 16-byte copies serve both).
@@ -116,14 +117,16 @@ struct stable_segments_layout {
   static constexpr std::size_t tile = Policy::tile, window = Policy::window;
   std::size_t windows, long_slots, tile_slots;
   temporary_layout all;
-  temporary_part counts, starts, deferred, long_segments, long_first_tiles, tile_owners, keys,
-      values;
+  temporary_part counts, starts, not_tiny, small_groups, deferred, long_segments, long_first_tiles,
+      tile_owners, keys, values;
   stable_segments_layout(std::size_t n, std::size_t num_segments)
       : windows((n + window - 1) / window),
         long_slots(std::min(num_segments, n / (window + 1))),
         tile_slots(long_slots ? n / tile + long_slots : 0) {
     counts = all.add<kernels::long_segment_counts>(1);
     starts = all.add<std::size_t>(windows + 1);
+    not_tiny = all.add<unsigned char>(windows);
+    small_groups = all.add<unsigned>(num_segments / 32 + 1);
     deferred = all.add<unsigned>(windows);
     long_segments = all.add<std::size_t>(long_slots);
     long_first_tiles = all.add<std::size_t>(long_slots);
@@ -155,6 +158,8 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   const layout_t layout(n, num_segments);
   auto* counts = layout.counts.template in<kernels::long_segment_counts>(temp);
   auto* starts = layout.starts.template in<std::size_t>(temp);
+  auto* not_tiny = layout.not_tiny.template in<unsigned char>(temp);
+  const kernels::tiny_groups groups{layout.small_groups.template in<unsigned>(temp)};
   auto* deferred = layout.deferred.template in<unsigned>(temp);
   const kernels::long_segment_list longs{layout.long_segments.template in<std::size_t>(temp),
                                          layout.long_first_tiles.template in<std::size_t>(temp),
@@ -166,6 +171,7 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   using short_smem = kernels::short_window_smem<Key, Policy::tile>;
   const auto short_kernel = kernels::stable_sort_short_windows<NT, VT, Key, Value, Offset, Compare>;
   const auto window_kernel = kernels::stable_sort_windows<NT, VT, Key, Value, Offset, Compare>;
+
   const auto tile_kernel = kernels::stable_sort_long_tiles<NT, VT, Key, Value, Offset, Compare>;
   const auto pass_kernel = kernels::stable_merge_long_runs<NT, VT, Key, Value, Offset, Compare>;
   constexpr std::size_t tile_smem = sizeof(kernels::long_tile_smem<Key, Value, Policy::tile>);
@@ -183,12 +189,31 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
 
   CORANK_CUDA_TRY(cudaMemsetAsync(counts, 0, sizeof(kernels::long_segment_counts), stream));
   constexpr unsigned st = 256;
+  if constexpr (Policy::small_sort_max > 0) {
+    const auto small_kernel =
+        kernels::stable_sort_small_groups<Policy::small_sort_max, Key, Value, Offset, Compare>;
+    unsigned small_grid = 0;
+    CORANK_CUDA_TRY(resident_blocks(small_kernel, st, 0, &small_grid));
+    CORANK_CUDA_TRY(cudaMemsetAsync(not_tiny, 0, layout.windows, stream));
+    // A warp per 32 segments, grid-stride past 2^30 blocks' worth.
+    const std::size_t tiny_blocks = std::min<std::size_t>((num_segments + st - 1) / st, 1u << 30);
+    kernels::stable_sort_tiny_segments<Policy::tiny_sort_max, Policy::small_sort_max>
+        <<<unsigned(tiny_blocks), st, 0, stream>>>(keys, vals, offsets, num_segments,
+                                                   Policy::window, not_tiny, groups, counts, comp);
+    CORANK_CUDA_TRY(cudaGetLastError());
+    // A wave of resident blocks over the groups listed on the device (none: they return at once).
+    small_kernel<<<small_grid, st, 0, stream>>>(keys, vals, offsets, num_segments, groups, counts,
+                                                comp);
+    CORANK_CUDA_TRY(cudaGetLastError());
+  } else {
+    CORANK_CUDA_TRY(cudaMemsetAsync(not_tiny, 1, layout.windows, stream));  // every window
+  }
   kernels::segment_window_starts<<<unsigned((layout.windows + 1 + st - 1) / st), st, 0, stream>>>(
       offsets, num_segments, Policy::window, layout.windows, starts);
   CORANK_CUDA_TRY(cudaGetLastError());
   short_kernel<<<unsigned(layout.windows), NT, sizeof(short_smem), stream>>>(
-      keys, vals, offsets, starts, Policy::window, Policy::rank_sort_max, longs, counts, deferred,
-      comp);
+      keys, vals, offsets, starts, not_tiny, Policy::window, Policy::rank_sort_max, longs, counts,
+      deferred, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   // The windows left (a count on the device): a block for each window there could be, those
   // past the count return at once.

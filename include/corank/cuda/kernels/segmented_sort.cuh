@@ -3,10 +3,11 @@
 // persistent grid: a warp per tiny segment (shuffles across lanes), a warp per small one, a block
 // per medium one (both in shared memory and registers), a block walking the network in global
 // memory per large one.
-// Stable (stable_sort_segments): the segments that start in each window of half a tile and fit
-// in one are sorted by one block as one tile of (segment, key) pairs; longer ones are cut into
-// tiles (all of them one grid's work), sorted, then merged by passes of co-rank merges that the
-// whole GPU shares. Counts live in device memory: no host synchronisation.
+// Stable (stable_sort_segments): groups of 32 consecutive short segments are sorted a lane per
+// segment in registers; the segments that start in each window of half a tile and fit in one
+// are sorted by one block (by rank, or as one tile of (segment, key) pairs); longer ones are cut
+// into tiles (all of them one grid's work), sorted, then merged by passes of co-rank merges that
+// the whole GPU shares. Counts live in device memory: no host synchronisation.
 #pragma once
 
 #include <cstddef>
@@ -222,6 +223,7 @@ __global__ void __launch_bounds__(NT)
 /// stable_sort_windows (their ids in a list of its own).
 struct long_segment_counts {
   unsigned long long segments, tiles, longest, deferred_windows;
+  unsigned long long small_groups;  // listed by stable_sort_tiny_segments
 };
 
 /// The long segments, in no particular order: segment ids, the index of each one's first tile,
@@ -251,6 +253,163 @@ __global__ void segment_window_starts(const Offset* offsets, std::size_t num_seg
   const std::size_t at = w * window;
   starts[w] = partition_point_on_grid(num_segments,
                                       [&](std::size_t s) { return std::size_t(offsets[s]) < at; });
+}
+
+/// Sorts the keys (and values) of one segment of at most MaxLen in registers: stable insertion by
+/// adjacent swaps of keys strictly out of order.
+template <int MaxLen, class Key, class Value, class Compare>
+__device__ __forceinline__ void insertion_sort_registers(Key (&k)[MaxLen], Value (&v)[MaxLen],
+                                                         int len, Compare comp) {
+  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+#pragma unroll
+  for (int i = 1; i < MaxLen; ++i) {
+    if (i >= len) break;
+#pragma unroll
+    for (int j = i; j > 0; --j)
+      if (comp(k[j], k[j - 1])) {
+        const Key t = k[j];
+        k[j] = k[j - 1], k[j - 1] = t;
+        if constexpr (has_values) {
+          const Value u = v[j];
+          v[j] = v[j - 1], v[j - 1] = u;
+        }
+      }
+  }
+}
+
+/// The groups of 32 consecutive segments (g: segments 32 g to 32 g + 31) that
+/// stable_sort_tiny_segments leaves to stable_sort_small_groups.
+struct tiny_groups {
+  unsigned* small;
+};
+
+/// The largest of the warp's values.
+__device__ __forceinline__ unsigned warp_max(unsigned value) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(0xffffffffu, value);
+#else
+  for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2)
+    value = max(value, __shfl_xor_sync(0xffffffffu, value, lane_mask));
+  return value;
+#endif
+}
+
+/// A lane's segment of at most MaxLen keys (and values) in registers; sort() loads one straight
+/// from memory, sorts it and stores it back.
+template <int MaxLen, class Key, class Value>
+struct lane_segment {
+  static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  Key k[MaxLen];
+  Value v[MaxLen];
+  template <class Compare>
+  __device__ __forceinline__ void sort(Key* keys, Value* vals, std::size_t begin, int len,
+                                       Compare comp) {
+#pragma unroll
+    for (int i = 0; i < MaxLen; ++i)
+      if (i < len) {
+        k[i] = keys[begin + i];
+        if constexpr (has_values) v[i] = vals[begin + i];
+      }
+    insertion_sort_registers(k, v, len, comp);
+#pragma unroll
+    for (int i = 0; i < MaxLen; ++i)
+      if (i < len) {
+        keys[begin + i] = k[i];
+        if constexpr (has_values) vals[begin + i] = v[i];
+      }
+  }
+};
+
+/// The first kernel of the stable sort: a warp per group of 32 consecutive segments, a lane per
+/// segment. A group of nothing longer than Tiny keys is sorted here, each lane in its registers
+/// (few registers, no shared memory: the GPU's warps overlap their loads). A group whose longest
+/// has up to Small keys is listed for stable_sort_small_groups. In a group with a longer one, the
+/// segments of up to Tiny keys are sorted here and the others flag the window their head lies in
+/// (not_tiny[w] = 1) for stable_sort_short_windows, which passes over the windows left unflagged.
+template <int Tiny, int Small, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(256)
+    stable_sort_tiny_segments(Key* keys, Value* vals, const Offset* offsets,
+                              std::size_t num_segments, std::size_t window, unsigned char* not_tiny,
+                              tiny_groups groups, long_segment_counts* counts, Compare comp) {
+  const unsigned lane = threadIdx.x % 32;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t base = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x - lane;
+       base < num_segments; base += stride) {
+    const std::size_t s = base + lane;
+    const std::size_t begin = s < num_segments ? std::size_t(offsets[s]) : 0;
+    const std::size_t size = s < num_segments ? std::size_t(offsets[s + 1]) - begin : 0;
+    const unsigned longest = warp_max(unsigned(size < (1u << 30) ? size : (1u << 30)));
+    if (longest <= 1) continue;
+    if (longest > unsigned(Tiny) && longest <= unsigned(Small)) {
+      if (lane == 0) groups.small[atomicAdd(&counts->small_groups, 1ull)] = unsigned(base / 32);
+      continue;
+    }
+    if (size > std::size_t(Tiny)) not_tiny[begin / window] = 1;
+    if (size > 1 && size <= std::size_t(Tiny))
+      lane_segment<Tiny, Key, Value>().sort(keys, vals, begin, int(size), comp);
+  }
+}
+
+/// A warp's stage in stable_sort_small_groups: the keys (and values) of 32 segments.
+template <class Key, class Value, int MaxLen>
+struct small_stage {
+  static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  Key keys[32 * MaxLen];
+  std::conditional_t<has_values, Value, char> vals[has_values ? 32 * MaxLen : 1];
+};
+
+/// The groups stable_sort_tiny_segments listed (32 consecutive segments, none longer than
+/// MaxLen), a warp per group in turn: the group's keys are contiguous, so the warp stages them
+/// through shared memory with coalesced copies (a lane's own keys, read straight from memory,
+/// would each cost a sector), then each lane sorts its segment in registers. A grid of resident
+/// blocks loops over the count on the device.
+template <int MaxLen, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(256)
+    stable_sort_small_groups(Key* keys, Value* vals, const Offset* offsets,
+                             std::size_t num_segments, tiny_groups groups,
+                             const long_segment_counts* counts, Compare comp) {
+  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  __shared__ small_stage<Key, Value, MaxLen> stages[8];
+  static_assert(sizeof(stages) <= 48 * 1024, "static shared memory");
+  auto& stage = stages[threadIdx.x / 32];
+  Value* s_vals = reinterpret_cast<Value*>(stage.vals);
+  const int lane = int(threadIdx.x % 32);
+  const std::size_t listed = counts->small_groups, warps = std::size_t(gridDim.x) * 8;
+  for (std::size_t i = std::size_t(blockIdx.x) * 8 + threadIdx.x / 32; i < listed; i += warps) {
+    const std::size_t base = std::size_t(groups.small[i]) * 32, s = base + lane;
+    const std::size_t begin = s < num_segments ? std::size_t(offsets[s]) : 0;
+    const int len = s < num_segments ? int(std::size_t(offsets[s + 1]) - begin) : 0;
+    const int last_lane = num_segments - 1 - base < 31 ? int(num_segments - 1 - base) : 31;
+    const std::size_t first = __shfl_sync(0xffffffffu, begin, 0);
+    const std::size_t end = __shfl_sync(0xffffffffu, begin + std::size_t(len), last_lane);
+    const int count = int(end - first);  // at most 32 * MaxLen
+    for (int j = lane; j < count; j += 32) {
+      stage.keys[j] = keys[first + j];
+      if constexpr (has_values) s_vals[j] = vals[first + j];
+    }
+    __syncwarp();
+    lane_segment<MaxLen, Key, Value> mine;
+    const int at = int(begin - first);
+#pragma unroll
+    for (int j = 0; j < MaxLen; ++j)
+      if (j < len) {
+        mine.k[j] = stage.keys[at + j];
+        if constexpr (has_values) mine.v[j] = s_vals[at + j];
+      }
+    insertion_sort_registers(mine.k, mine.v, len, comp);
+#pragma unroll
+    for (int j = 0; j < MaxLen; ++j)
+      if (j < len) {
+        stage.keys[at + j] = mine.k[j];
+        if constexpr (has_values) s_vals[at + j] = mine.v[j];
+      }
+    __syncwarp();
+    for (int j = lane; j < count; j += 32) {
+      keys[first + j] = stage.keys[j];
+      if constexpr (has_values) vals[first + j] = s_vals[j];
+    }
+    __syncwarp();  // the stage is free for the warp's next group
+  }
 }
 
 /// Shared memory of stable_sort_windows: a tile of keys and of values, each with one readable
@@ -324,9 +483,9 @@ struct short_window_smem {
 template <int NT, int VT, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(NT)
     stable_sort_short_windows(Key* keys, Value* vals, const Offset* offsets,
-                              const std::size_t* starts, std::size_t window, unsigned rank_max,
-                              long_segment_list longs, long_segment_counts* counts,
-                              unsigned* deferred, Compare comp) {
+                              const std::size_t* starts, const unsigned char* not_tiny,
+                              std::size_t window, unsigned rank_max, long_segment_list longs,
+                              long_segment_counts* counts, unsigned* deferred, Compare comp) {
   constexpr std::size_t tile = std::size_t(NT) * VT;
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   // Segments per thread whose offsets are loaded at once (a full window of u32 keys in two
@@ -338,7 +497,7 @@ __global__ void __launch_bounds__(NT)
   __shared__ block::block_scan_storage<unsigned, NT / 32> scan_storage;
   const int tid = int(threadIdx.x);
   const std::size_t lo = starts[blockIdx.x], hi = starts[blockIdx.x + 1];
-  if (lo == hi) return;
+  if (lo == hi || !not_tiny[blockIdx.x]) return;  // stable_sort_tiny_segments sorted them all
   const window_segments ws = claim_long_segment<NT>(offsets, lo, hi, window, tile, longs, counts);
   const std::size_t begin = ws.begin, end_segment = ws.end_segment;
   const unsigned count = ws.count;

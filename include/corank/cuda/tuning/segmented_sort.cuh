@@ -25,6 +25,25 @@ struct stable_segmented_policy {
   // comparison per key of the segment) instead of merge rounds: where the rank sort stopped
   // being faster on an H100 (docs/notes/segmented_sort.md, "Tuning").
   static constexpr unsigned rank_sort_max = 44;
+  // Groups of 32 consecutive segments of at most tiny_sort_max keys are sorted first, a lane per
+  // segment in registers (stable_sort_tiny_segments); groups of at most small_sort_max the same
+  // way after a coalesced copy through shared memory (stable_sort_small_groups); windows of
+  // nothing longer skip the rank sort. Measured faster for 4-byte keys alone (H100: 1.2-2.7x at
+  // 2-31 keys, 0.83x at 1; docs/notes/segmented_sort.md); pairs of 4-byte keys and values were
+  // 2x slower at 8 keys, and other sizes are unmeasured, so they keep the windows (0: off).
+  // CORANK_TINY_SORT_MAX / CORANK_SMALL_SORT_MAX: builds for measurement.
+#ifdef CORANK_SMALL_SORT_MAX
+  static constexpr int small_sort_max = CORANK_SMALL_SORT_MAX;
+#else
+  static constexpr int small_sort_max = KeyBytes + ValueBytes <= 4 ? 32 : 0;
+#endif
+#ifdef CORANK_TINY_SORT_MAX
+  static constexpr int tiny_sort_max = CORANK_TINY_SORT_MAX;
+#else
+  static constexpr int tiny_sort_max = small_sort_max ? 8 : 0;
+#endif
+  // The small groups' stages (8 warps x 32 segments) must fit 48 KB of static shared memory.
+  static_assert(small_sort_max * (KeyBytes + ValueBytes) <= 184, "small_sort_max too large");
 };
 
 }  // namespace corank::cuda::tuning
