@@ -46,7 +46,9 @@ inline constexpr std::ptrdiff_t multiway_min_piece_items_per_run = 1024;
 /// that allows, as narrow as they can be). On 16 cores (device machine, 10M and 100M): 16 chunks
 /// (keys alone, one a thread) gained nothing in one 16-way pass (0.81-1.06x the 4 pairwise
 /// passes); 38 and 382 chunks (by key, 32-bit keys in chunks of 2^18) gained 1.16-1.75x in two
-/// passes of 7 and 20 runs, where one 38-way pass gained 1.14x (docs/notes/cpu.md, "k-way merge").
+/// passes of 7 and 20 runs in a first run, 0.86-1.02x in a second (docs/notes/cpu.md, "k-way
+/// merge" and "16 cores, measured again"): kept, unresolved at 10M (the order of the variants
+/// moved rows by up to 30% there).
 inline constexpr std::size_t sort_multiway_from_items = 0;
 inline constexpr std::size_t sort_multiway_from_chunks = 32;
 inline constexpr std::size_t sort_one_pass_most_runs = 1;
