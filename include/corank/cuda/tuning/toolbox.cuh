@@ -24,12 +24,14 @@ constexpr int toolbox_items(std::size_t bytes_per_item) {
 }
 
 /// The set operations' tiles: threads per block, and the most items per thread (each keeps its
-/// candidates in registers, one bit each: at most 32).
+/// candidates in registers, one bit each: at most 32). 256 x 23: H100, 10^8 u32 per input, faster
+/// than 256 x 15 and 512 x 19 on all four operations (docs/notes/toolbox.md). The macros let a
+/// build try others.
 #ifndef CORANK_TUNE_SET_OPERATION_THREADS
 #define CORANK_TUNE_SET_OPERATION_THREADS 256
 #endif
 #ifndef CORANK_TUNE_SET_OPERATION_ITEMS
-#define CORANK_TUNE_SET_OPERATION_ITEMS 15
+#define CORANK_TUNE_SET_OPERATION_ITEMS 23
 #endif
 inline constexpr int set_operation_threads = CORANK_TUNE_SET_OPERATION_THREADS;
 
