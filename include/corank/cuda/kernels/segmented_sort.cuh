@@ -294,8 +294,8 @@ __device__ __forceinline__ unsigned warp_max(unsigned value) {
 #endif
 }
 
-/// A lane's segment of at most MaxLen keys (and values) in registers; sort() loads one straight
-/// from memory, sorts it and stores it back.
+/// A lane's segment of at most MaxLen keys (and values) in registers; sort() loads one from
+/// keys[begin...] (global memory or a stage), sorts it and stores it back.
 template <int MaxLen, class Key, class Value>
 struct lane_segment {
   static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
@@ -388,21 +388,8 @@ __global__ void __launch_bounds__(256)
       if constexpr (has_values) s_vals[j] = vals[first + j];
     }
     __syncwarp();
-    lane_segment<MaxLen, Key, Value> mine;
-    const int at = int(begin - first);
-#pragma unroll
-    for (int j = 0; j < MaxLen; ++j)
-      if (j < len) {
-        mine.k[j] = stage.keys[at + j];
-        if constexpr (has_values) mine.v[j] = s_vals[at + j];
-      }
-    insertion_sort_registers(mine.k, mine.v, len, comp);
-#pragma unroll
-    for (int j = 0; j < MaxLen; ++j)
-      if (j < len) {
-        stage.keys[at + j] = mine.k[j];
-        if constexpr (has_values) s_vals[at + j] = mine.v[j];
-      }
+    if (len > 1)
+      lane_segment<MaxLen, Key, Value>().sort(stage.keys, s_vals, begin - first, len, comp);
     __syncwarp();
     for (int j = lane; j < count; j += 32) {
       keys[first + j] = stage.keys[j];
