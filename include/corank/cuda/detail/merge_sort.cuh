@@ -34,8 +34,7 @@ using sort_policy =
 
 /// The policy's own tile sort shape (threads x items).
 template <class Policy>
-using default_tile =
-    tuning::sort_tile_shape<Policy::threads, Policy::items, Policy::tile_min_blocks>;
+using default_tile = tuning::block_shape<Policy::threads, Policy::items, Policy::tile_min_blocks>;
 
 /// The runs' width after a pass of `ways`-way merges from `width`, or n when that reaches n (no
 /// overflow, whatever n).
@@ -85,12 +84,12 @@ struct merge_sort_layout {
   }
   template <class... Tiles>
   static std::size_t most_slots_of(std::size_t n, tuning::sort_tile_choices<Tiles...>) {
-    return std::max({most_slots(n, Tiles::keys)...});
+    return std::max({most_slots(n, std::size_t(Tiles::tile))...});
   }
   /// Enough cuts for whichever tile the sort takes (it depends on n and on the comparator).
   static std::size_t cuts(std::size_t n) {
     if (!four_way(n)) return 0;
-    std::size_t most = most_slots(n, default_tile<Policy>::keys);
+    std::size_t most = most_slots(n, std::size_t(default_tile<Policy>::tile));
     if constexpr (!std::is_void_v<typename Policy::four_way_tiles>)
       most = std::max(most, most_slots_of(n, typename Policy::four_way_tiles{}));
     return most;
@@ -191,7 +190,7 @@ cudaError_t merge_sort_from_tiles(Key* keys, Value* vals, std::size_t n, void* t
   static_assert(Policy::merge_ways == 2 || Policy::merge_ways == 4, "two-way or four-way passes");
   const bool four_way = layout::four_way(n);
   const std::size_t ways = four_way ? 4 : 2;
-  constexpr std::size_t tile = Tile::keys;
+  constexpr std::size_t tile = Tile::tile;
   // Two-way passes (pairwise_runs) take runs of a multiple of their own tile.
   if (!four_way && tile % (std::size_t(Policy::pass_threads) * VT) != 0)
     return cudaErrorInvalidValue;
@@ -252,7 +251,7 @@ cudaError_t merge_sort_from_tiles(Key* keys, Value* vals, std::size_t n, void* t
 /// Of the tile choices, the one whose four-way passes to n are fewest (the first on a tie).
 template <class... Tiles>
 int fewest_passes_tile(std::size_t n, tuning::sort_tile_choices<Tiles...>) {
-  const int passes[] = {merge_passes(n, Tiles::keys, 4)...};
+  const int passes[] = {merge_passes(n, std::size_t(Tiles::tile), 4)...};
   int best = 0;
   for (int i = 1; i < int(sizeof...(Tiles)); ++i) best = passes[i] < passes[best] ? i : best;
   return best;

@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "corank/cuda/tuning/block_shape.cuh"
+
 namespace corank::cuda::tuning {
 
 /// One shape of the whole-array bitonic sort: tiles of TileChunks x TileThreads chunks of
@@ -85,14 +87,6 @@ struct four_way_shape {
   static_assert(stride > 0, "a tile of Parts parts needs Threads x Items >= (Parts + 4) x Items");
 };
 
-/// A tile sort's block (kernels::merge_sort_tiles): Threads x Items keys, at least MinBlocks
-/// blocks per multiprocessor.
-template <int Threads, int Items, int MinBlocks>
-struct sort_tile_shape {
-  static constexpr int threads = Threads, items = Items, min_blocks = MinBlocks;
-  static constexpr std::size_t keys = std::size_t(Threads) * Items;
-};
-
 /// The merge sort's order check (kernels::find_input_order): chunks of Threads x Items pairs, at
 /// most MaxBlocks blocks walking the array.
 template <int Threads, int Items, unsigned MaxBlocks>
@@ -101,7 +95,8 @@ struct order_check_shape {
   static constexpr unsigned max_blocks = MaxBlocks;
 };
 
-/// Tile sort shapes to choose from, smallest first.
+/// Tile sort shapes (block_shape: kernels::merge_sort_tiles sorts tiles of threads x items keys)
+/// to choose from, smallest first.
 template <class... Tiles>
 struct sort_tile_choices {};
 
@@ -151,11 +146,10 @@ struct merge_sort_policy {
   // (void: the policy's own tile.)
   using four_way_tiles = std::conditional_t<
       keys_only_narrow,
-      sort_tile_choices<sort_tile_shape<256, 41, 4>, sort_tile_shape<512, 49, 2>,
-                        sort_tile_shape<1024, 39, 1>>,
-      std::conditional_t<
-          narrow && KeyBytes <= 4,
-          sort_tile_choices<sort_tile_shape<256, 25, 4>, sort_tile_shape<512, 25, 2>>, void>>;
+      sort_tile_choices<block_shape<256, 41, 4>, block_shape<512, 49, 2>, block_shape<1024, 39, 1>>,
+      std::conditional_t<narrow && KeyBytes <= 4,
+                         sort_tile_choices<block_shape<256, 25, 4>, block_shape<512, 25, 2>>,
+                         void>>;
   static constexpr bool four_way_tiles_need_network = keys_only_narrow;
   // Chunks of 2048 pairs: an unsorted input shows both facts in each block's first chunk, so its
   // check reads at most 1024 chunks; a sorted input's check keeps 8 loads per thread in flight over
