@@ -485,7 +485,7 @@ TEST_F(StableSort, SortsThroughManyFourWayAndTwoWayPasses) {
 /// The keys per tile of each tile sort shape a policy may choose for four-way passes.
 template <class... Tiles>
 std::vector<std::size_t> tile_keys(corank::cuda::tuning::sort_tile_choices<Tiles...>) {
-  return {Tiles::keys...};
+  return {std::size_t(Tiles::tile)...};
 }
 
 TEST_F(StableSort, SortsU32AtEdgeSizes) {
