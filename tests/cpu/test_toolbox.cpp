@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <numeric>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "corank/cpu/join.hpp"
@@ -100,22 +103,82 @@ TEST_F(CpuToolbox, SortedSearchMatchesStdBounds) {
     }
 }
 
-TEST_F(CpuToolbox, UnsortedNeedlesMatchStdBounds) {
-  const auto hay = sorted_keys<int>(rng, 5000, 700);
-  auto needles = sorted_keys<int>(rng, 3001, 800);
-  std::shuffle(needles.begin(), needles.end(), rng);
-  for (const auto& opt : thread_settings()) {
-    std::vector<unsigned> got(needles.size(), poison32), want(needles.size());
-    for (std::size_t i = 0; i < needles.size(); ++i)
-      want[i] = unsigned(std::lower_bound(hay.begin(), hay.end(), needles[i]) - hay.begin());
-    corank::cpu::lower_bound(hay.begin(), hay.end(), needles.begin(), needles.end(), got.begin(),
-                             corank::less{}, opt);
-    ASSERT_EQ(got, want);
-    for (std::size_t i = 0; i < needles.size(); ++i)
-      want[i] = unsigned(std::upper_bound(hay.begin(), hay.end(), needles[i]) - hay.begin());
-    corank::cpu::upper_bound(hay.begin(), hay.end(), needles.begin(), needles.end(), got.begin(),
-                             corank::less{}, opt);
-    ASSERT_EQ(got, want);
+/// std::lower_bound (or upper) of each needle, as an index.
+template <class T, class Compare = std::less<>>
+std::vector<std::uint64_t> std_bounds(const std::vector<T>& hay, const std::vector<T>& needles,
+                                      bool upper, Compare comp = {}) {
+  std::vector<std::uint64_t> want(needles.size());
+  for (std::size_t i = 0; i < needles.size(); ++i)
+    want[i] = std::uint64_t((upper ? std::upper_bound(hay.begin(), hay.end(), needles[i], comp)
+                                   : std::lower_bound(hay.begin(), hay.end(), needles[i], comp)) -
+                            hay.begin());
+  return want;
+}
+
+TEST_F(CpuToolbox, UnsortedNeedlesMatchStdBoundsEitherWay) {
+  namespace detail = corank::cpu::detail;
+  using corank::cpu::bound;
+  for (const auto& c : awkward_pairs<std::uint32_t>(rng, piece))
+    for (int flip = 0; flip < 2; ++flip) {
+      auto needles = flip ? c.b : c.a;  // duplicates, all equal, outside the haystack, empty
+      std::shuffle(needles.begin(), needles.end(), rng);
+      const auto& hay = flip ? c.a : c.b;
+      const auto want_lower = std_bounds(hay, needles, false);
+      const auto want_upper = std_bounds(hay, needles, true);
+      const std::size_t m = hay.size(), n = needles.size();
+      for (const auto& opt : thread_settings())
+        for (const bool sorted_first : {false, true}) {
+          // Each way, forced, for the bound `which` (an integral_constant of bound).
+          const auto search = [&](auto which, std::vector<std::uint64_t>& got) {
+            constexpr bound b = decltype(which)::value;
+            if (sorted_first)
+              detail::sort_then_search<b>(hay.begin(), m, needles.begin(), n, got.begin(),
+                                          corank::less{}, opt);
+            else
+              detail::binary_searches<b>(hay.begin(), m, needles.begin(), n, got.begin(),
+                                         corank::less{}, opt);
+          };
+          for (const bool upper : {false, true}) {
+            std::vector<std::uint64_t> got(n, poison64);
+            if (upper)
+              search(std::integral_constant<bound, bound::upper>{}, got);
+            else
+              search(std::integral_constant<bound, bound::lower>{}, got);
+            ASSERT_EQ(got, upper ? want_upper : want_lower)
+                << c.name << " flip " << flip << " threads " << opt.threads
+                << (upper ? " upper" : " lower")
+                << (sorted_first ? ", sorted first" : ", one by one");
+          }
+        }
+    }
+}
+
+TEST_F(CpuToolbox, UnsortedNeedlesMatchStdBoundsThroughThePublicCalls) {
+  namespace tuning = corank::cpu::tuning;
+  // Few needles in a small haystack (one by one), and many in a haystack past the cache bound
+  // (sorted first), descending by greater.
+  const std::size_t big_m = tuning::haystack_cached_bytes / sizeof(int) + 17;
+  const std::size_t big_n =
+      std::max(tuning::sort_needles_from, big_m / tuning::sort_needles_from_share) + 5;
+  ASSERT_TRUE(corank::cpu::detail::sort_needles_first<int>(big_m, big_n));
+  ASSERT_FALSE(corank::cpu::detail::sort_needles_first<int>(5000, 3001));
+  for (const auto& [m, n] : {std::pair<std::size_t, std::size_t>{5000, 3001}, {big_m, big_n}}) {
+    auto hay = sorted_keys<int>(rng, m, 7 * m / 5);
+    auto needles = sorted_keys<int>(rng, n, 8 * m / 5);
+    std::reverse(hay.begin(), hay.end());
+    std::shuffle(needles.begin(), needles.end(), rng);
+    const auto want_lower = std_bounds(hay, needles, false, std::greater<>{});
+    const auto want_upper = std_bounds(hay, needles, true, std::greater<>{});
+    for (const auto& opt : thread_settings()) {
+      std::vector<std::uint64_t> got(n, poison64);
+      corank::cpu::lower_bound(hay.begin(), hay.end(), needles.begin(), needles.end(), got.begin(),
+                               corank::greater{}, opt);
+      ASSERT_EQ(got, want_lower) << m << " keys, " << n << " needles";
+      std::fill(got.begin(), got.end(), poison64);
+      corank::cpu::upper_bound(hay.begin(), hay.end(), needles.begin(), needles.end(), got.begin(),
+                               corank::greater{}, opt);
+      ASSERT_EQ(got, want_upper) << m << " keys, " << n << " needles";
+    }
   }
 }
 

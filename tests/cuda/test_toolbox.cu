@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <numeric>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -135,7 +136,44 @@ TEST_F(GpuToolbox, SortedSearchMatchesStdBounds) {
     }
 }
 
-TEST_F(GpuToolbox, UnsortedNeedlesMatchStdBounds) {
+/// Needles in any order searched the way `way`, whatever their sizes would choose.
+template <class Index>
+cudaError_t unsorted_search(cc::detail::unsorted_search_way way, bool upper,
+                            const device_buffer<std::uint32_t>& hay,
+                            const device_buffer<std::uint32_t>& needles,
+                            device_buffer<Index>& out) {
+  const cc::temporary_storage cache;
+  return upper ? cc::detail::unsorted_search<true>(cache, way, hay.data(), hay.size(),
+                                                   needles.data(), needles.size(), out.data(),
+                                                   corank::less{}, cudaStream_t{})
+               : cc::detail::unsorted_search<false>(cache, way, hay.data(), hay.size(),
+                                                    needles.data(), needles.size(), out.data(),
+                                                    corank::less{}, cudaStream_t{});
+}
+
+TEST_F(GpuToolbox, UnsortedNeedlesMatchStdBoundsEitherWay) {
+  CORANK_REQUIRE_GPU();
+  using way = cc::detail::unsorted_search_way;
+  const std::size_t tile = cc::detail::sorted_search_shape<std::uint32_t, std::uint64_t>::tile;
+  for (const auto& c : awkward_pairs<std::uint32_t>(rng, tile))
+    for (int flip = 0; flip < 2; ++flip) {
+      auto needles = flip ? c.b : c.a;  // duplicates, all equal, outside the haystack, empty
+      std::shuffle(needles.begin(), needles.end(), rng);
+      const auto& hay = flip ? c.a : c.b;
+      device_buffer<std::uint32_t> d_needles(needles), d_hay(hay);
+      device_buffer<std::uint64_t> d_out(needles.size());
+      for (const way w : {way::binary_search_each, way::sort_then_search})
+        for (const bool upper : {false, true}) {
+          d_out.poison();
+          CORANK_ASSERT_CUDA(unsorted_search(w, upper, d_hay, d_needles, d_out));
+          ASSERT_EQ(d_out.to_host(), std_bounds<std::uint64_t>(hay, needles, upper))
+              << c.name << " flip " << flip << (upper ? " upper" : " lower")
+              << (w == way::sort_then_search ? ", sorted first" : ", one by one");
+        }
+    }
+}
+
+TEST_F(GpuToolbox, UnsortedNeedlesMatchStdBoundsThroughThePublicCalls) {
   CORANK_REQUIRE_GPU();
   const auto hay = sorted_keys<std::uint32_t>(rng, 50001, 7000);
   auto needles = sorted_keys<std::uint32_t>(rng, 30001, 8000);
@@ -148,6 +186,59 @@ TEST_F(GpuToolbox, UnsortedNeedlesMatchStdBounds) {
                              : cc::lower_bound(d_hay.data(), hay.size(), d_needles.data(),
                                                needles.size(), d_out.data()));
     ASSERT_EQ(d_out.to_host(), std_bounds<std::uint32_t>(hay, needles, upper));
+  }
+}
+
+TEST_F(GpuToolbox, UnsortedSearchSortsManyNeedlesInTheCallersBufferOfItsQuery) {
+  CORANK_REQUIRE_GPU();
+  namespace tuning = cc::tuning;
+  // A haystack past the cache bound and needles past the crossover: they are sorted first.
+  const std::size_t m = tuning::haystack_cached_bytes / sizeof(std::uint32_t) + 1001;
+  const std::size_t n =
+      std::max(tuning::sort_needles_from, m / tuning::sort_needles_from_share) + 3;
+  ASSERT_EQ(cc::detail::choose_unsorted_search<std::uint32_t>(m, n),
+            cc::detail::unsorted_search_way::sort_then_search);
+  const auto hay = sorted_keys<std::uint32_t>(rng, m, std::uint64_t(1) << 32);
+  std::vector<std::uint32_t> needles(n);
+  std::uniform_int_distribution<std::uint32_t> any;
+  for (std::uint32_t& x : needles) x = any(rng);
+  for (std::size_t i = 0; i < n; i += 97) needles[i] = hay[(i * 7919) % m];  // some found
+  device_buffer<std::uint32_t> d_needles(needles), d_hay(hay);
+  device_buffer<std::uint64_t> d_out(n);
+  const std::size_t bytes = cc::unsorted_search_temp_bytes<std::uint32_t, std::uint64_t>(m, n);
+  ASSERT_GT(bytes, 0u);
+  EXPECT_EQ(cc::unsorted_search_temp_bytes<std::uint32_t>(m, 100), 0u) << "few needles: no sort";
+  device_buffer<unsigned char> temp(bytes);
+  EXPECT_EQ(
+      cc::lower_bound(d_hay.data(), m, d_needles.data(), n, d_out.data(), temp.data(), bytes - 1),
+      cudaErrorInvalidValue)
+      << "a buffer smaller than the query";
+  for (const bool upper : {false, true}) {
+    d_out.poison();
+    CORANK_ASSERT_CUDA(upper ? cc::upper_bound(d_hay.data(), m, d_needles.data(), n, d_out.data(),
+                                               temp.data(), bytes)
+                             : cc::lower_bound(d_hay.data(), m, d_needles.data(), n, d_out.data(),
+                                               temp.data(), bytes));
+    ASSERT_EQ(d_out.to_host(), std_bounds<std::uint64_t>(hay, needles, upper))
+        << (upper ? "upper" : "lower");
+  }
+}
+
+TEST_F(GpuToolbox, UnsortedSearchRefusesBadArguments) {
+  CORANK_REQUIRE_GPU();
+  using way = cc::detail::unsorted_search_way;
+  device_buffer<std::uint8_t> hay(std::vector<std::uint8_t>(300, 1)), needles(4);
+  device_buffer<std::uint8_t> narrow(4);
+  for (const way w : {way::binary_search_each, way::sort_then_search}) {
+    EXPECT_EQ(cc::detail::unsorted_search<false>({}, w, hay.data(), 300, needles.data(), 4,
+                                                 narrow.data(), corank::less{}, cudaStream_t{}),
+              cudaErrorInvalidValue)
+        << "u8 answers cannot hold 300";
+    EXPECT_EQ(cc::detail::unsorted_search<false>({}, w, hay.data(), 200,
+                                                 static_cast<const std::uint8_t*>(nullptr), 4,
+                                                 narrow.data(), corank::less{}, cudaStream_t{}),
+              cudaErrorInvalidValue)
+        << "null needles";
   }
 }
 

@@ -87,6 +87,50 @@ class toolbox_rows {
   std::string label_;
 };
 
+/// Needles in any order against thrust::lower_bound, both of corank's ways forced and its choice,
+/// over needle counts 10^3, 10^4, ... n (prefixes of the shuffled needles: random subsets of A)
+/// in haystacks of n, n / 10 and n / 100 keys (B, and every 10th or 100th key of it: the same
+/// range, the smaller ones in the GPU's cache). Bytes counted: the needles read and the answers
+/// written (what must move; the haystack need not be read whole).
+void add_unsorted_search_sweep(toolbox_rows& rows, device_toolbox& d, const toolbox_inputs& in) {
+  using way = cuda::detail::unsorted_search_way;
+  for (const std::size_t stride : {1, 10, 100}) {
+    std::vector<u32> host_hay;
+    for (std::size_t i = 0; i < in.n; i += stride) host_hay.push_back(in.b[i]);
+    const device_vector<u32> hay(host_hay);
+    const std::size_t m = hay.size;
+    for (std::size_t k = 1000; k <= in.n; k *= 10) {
+      const u32* needles = d.needles.data;
+      const auto forced = [&, needles, k](way w) {
+        return [&, needles, k, w] {
+          return cuda::detail::unsorted_search<false>({}, w, hay.data, m, needles, k, d.out.data,
+                                                      corank::less{}, cudaStream_t{});
+        };
+      };
+      const row shape = rows.shape(
+          "lower_bound, " + human_count(k) + " needles in any order, " + human_count(m) + " keys",
+          k, 2 * k * sizeof(u32));
+      rows.answers(
+          shape, "thrust::lower_bound",
+          [&, needles, k](auto build, u32* answers) {
+            return toolbox_peers<decltype(build)::value>::lower_bound(hay.data, m, needles, k,
+                                                                      answers);
+          },
+          "corank lower_bound (" +
+              std::string(cuda::detail::choose_unsorted_search<u32>(m, k) == way::sort_then_search
+                              ? "sorts first"
+                              : "one by one") +
+              ")",
+          [&, needles, k] { return cuda::lower_bound(hay.data, m, needles, k, d.out.data); }, k);
+      rows.time(shape, "corank binary search each", role::contender,
+                forced(way::binary_search_each),
+                [&, k] { return same_bytes(d.out.data, d.ref.data, k * sizeof(u32)); });
+      rows.time(shape, "corank sort then search", role::contender, forced(way::sort_then_search),
+                [&, k] { return same_bytes(d.out.data, d.ref.data, k * sizeof(u32)); });
+    }
+  }
+}
+
 void add_size(report& rep, const gpu_toolbox_config& config, progress& bar,
               const toolbox_inputs& in) {
   const std::size_t n = in.n, total = in.runs.size(), segments = in.segment_offsets.size() - 1,
@@ -116,6 +160,7 @@ void add_size(report& rep, const gpu_toolbox_config& config, progress& bar,
       rows.shape("lower_bound, needles in any order", n, 3 * n * sizeof(u32)),
       "thrust::lower_bound", lower_bounds(d.needles.data), "corank lower_bound",
       [&] { return cuda::lower_bound(d.b.data, n, d.needles.data, n, d.out.data); }, n);
+  if (config.unsorted_search_sweep) add_unsorted_search_sweep(rows, d, in);
 
   std::vector<u32> host_out(2 * n);  // std::'s output: its count
   for (const auto& named : named_set_operations) {
@@ -221,7 +266,9 @@ report run_gpu_toolbox_bench(const gpu_toolbox_config& config) {
   rep.set_meta("cub", cub_meta());
   rep.set_meta("timing",
                "CUDA events around each call; thrust allocates in the call, corank from its cache");
-  progress bar(int(config.sizes.size()) * 31, config.show_progress);
+  // 31 steps a size, and the sweep's 5 rows of up to 3 haystacks x 6 needle counts.
+  const int steps_per_size = 31 + (config.unsorted_search_sweep ? 90 : 0);
+  progress bar(int(config.sizes.size()) * steps_per_size, config.show_progress);
   for (const std::size_t n : config.sizes) {
     bar.step("gpu toolbox " + human_count(n) + ": generating inputs");
     add_size(rep, config, bar, make_toolbox_inputs(n, config.num_runs, config.seed));

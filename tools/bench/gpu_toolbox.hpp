@@ -2,7 +2,9 @@
 // and CUB of each CCCL built in (the newest the baseline), on the inputs of the CPU rows
 // (toolbox_inputs.hpp), each primitive a group:
 //   sorted search          sorted needles: thrust::lower_bound (vectorised), sorted_lower_bound
-//   lower_bound, any order thrust::lower_bound, corank lower_bound
+//   lower_bound, any order thrust::lower_bound, corank lower_bound; with unsorted_search_sweep
+//                          also over needle counts 10^3..n in haystacks of n, n/10, n/100 keys,
+//                          with corank's two ways (binary search each, sort then search) forced
 //   set_union ... (four)   thrust::set_*, corank set_operation (its count left on the device)
 //   join (inner)           corank join_size + join (no thrust or CUB equivalent)
 //   load-balancing search  thrust::upper_bound of every item in the segment ends (what a user
@@ -28,6 +30,7 @@ struct gpu_toolbox_config {
   std::size_t num_runs = 64;                                        ///< the k-way merge's runs
   timing_config timing = device_timing_config();
   bool show_progress = true;
+  bool unsorted_search_sweep = false;  ///< the needle-count sweep of lower_bound (tuning)
   std::uint64_t seed = 1;
 };
 

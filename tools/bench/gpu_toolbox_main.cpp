@@ -25,6 +25,8 @@ int main(int argc, char** argv) {
   app.add_option("--runs", gpu.num_runs, "runs of the k-way merge")->capture_default_str();
   app.add_option("--repeats", repeats, "timed runs per measurement (the median is reported)")
       ->capture_default_str();
+  app.add_flag("--unsorted-sweep", gpu.unsorted_search_sweep,
+               "GPU: lower_bound of needles in any order over needle counts 10^3..n, both ways");
   app.add_option("--json", json_path, "write the measurements as JSON to this file");
   CLI11_PARSE(app, argc, argv);
   gpu.timing.min_runs = gpu.timing.max_runs = repeats;

@@ -64,7 +64,8 @@ void run_search(const search_args& args, io::file_format format, backend::backen
   std::fprintf(out.is_stdout() ? stderr : stdout,
                "%s bounds of %zu %s needles (%s) in %zu keys on the %s in %.3f ms -> %s (u64)\n",
                args.upper ? "upper" : "lower", needles.size(), args.type.c_str(),
-               sorted ? "sorted: one merge-path pass" : "unsorted: a binary search each",
+               sorted ? "sorted: one merge-path pass"
+                      : "any order: sorted first or a binary search each, by size",
                hay.size(), std::string(backend::to_string(where)).c_str(), ms, args.output.c_str());
 }
 

@@ -5,25 +5,33 @@
 //     out[i] = std::lower_bound / std::upper_bound(haystack, haystack_end, needles[i], comp)
 //     - haystack, as an index; needles sorted by comp: one merge-path walk, O(m + n)
 //   lower_bound(...), upper_bound(...)
-//     the same for needles in any order: one binary search per needle, O(n log m)
+//     the same for needles in any order: sorted first, or one binary search per needle, by size
 //
 // Sorted needles: the merge path of needles and haystack cut into equal pieces by co_rank (ties
 // put the needle first for a lower bound, the haystack first for an upper bound), each piece
-// walked once. Needles in any order: a binary search each, in parallel. (Sorting them first, to
-// search in one walk, pays a sort of n needles and a scatter: n log n moves against the n log m
-// reads of the binary searches, which hit cache when the haystack is small. Not offered on the
-// CPU; the GPU chooses by size, see cuda/sorted_search.cuh.)
+// walked once. Needles in any order, chosen by size (detail::sort_needles_first, tuning.hpp), as
+// on the GPU (cuda/sorted_search.cuh): many needles against a haystack larger than the cache are
+// copied with their places (u32), sorted by key (stable_sort_by_key), searched in one walk and
+// each answer stored at its needle's place, O(n log n + m), n keys and n u32 of extra memory;
+// otherwise (few needles, a haystack in cache, keys not trivially copyable, 2^32 needles or
+// more) a binary search each, in parallel, O(n log m).
 // Preconditions: haystack sorted by comp, a strict weak order (and the needles, for the sorted
 // forms); violated, every answer still lies in [0, m]. `out` holds an integer type that can hold m.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
+#include <limits>
+#include <numeric>
 #include <type_traits>
+#include <vector>
 
 #include "corank/cpu/load_balance.hpp"
 #include "corank/cpu/options.hpp"
+#include "corank/cpu/sort.hpp"
+#include "corank/cpu/tuning.hpp"
 #include "corank/functional.hpp"
 #include "corank/merge_path_walk.hpp"
 
@@ -35,11 +43,18 @@ enum class bound { lower, upper };
 
 namespace detail {
 
-template <bound Bound, class ItH, class ItN, class OutIt, class Compare>
+/// Where needle k's answer goes: out[k], or out[places[k]] for needles sorted on the way.
+struct same_places {
+  std::size_t operator[](std::size_t k) const { return k; }
+};
+
+template <bound Bound, class ItH, class ItN, class OutIt, class Compare, class Places = same_places>
 void sorted_search(ItH haystack, std::size_t m, ItN needles, std::size_t n, OutIt out, Compare comp,
-                   const options& opt) {
+                   const options& opt, const Places& places = {}) {
   using index = std::decay_t<decltype(*out)>;
-  const auto answer = [&](std::size_t needle, std::size_t before) { out[needle] = index(before); };
+  const auto answer = [&](std::size_t needle, std::size_t before) {
+    out[places[needle]] = index(before);
+  };
   const auto skip = [](std::size_t, std::size_t) {};
   if constexpr (Bound == bound::lower)  // needles first on ties: those equal are not before it
     for_each_merge_path_piece(needles, n, haystack, m, comp, opt,
@@ -71,10 +86,46 @@ void binary_searches(ItH haystack, std::size_t m, ItN needles, std::size_t n, Ou
   errors.rethrow();
 }
 
+/// A needle's place in the caller's order, carried through the sort.
+using needle_place = std::uint32_t;
+
+/// Whether needles in any order are sorted first: many of them against a haystack larger than the
+/// cache (the crossover in tuning.hpp), keys cheap to copy, fewer than 2^32 of them.
+template <class Key>
+bool sort_needles_first(std::size_t m, std::size_t n) {
+  return std::is_trivially_copyable_v<Key> &&
+         n <= std::size_t(std::numeric_limits<needle_place>::max()) &&
+         n >= tuning::sort_needles_from && n >= m / tuning::sort_needles_from_share &&
+         m * sizeof(Key) > tuning::haystack_cached_bytes;
+}
+
+/// Needles in any order: numbered, sorted by key with their places, searched in one walk, each
+/// answer stored at its place.
+template <bound Bound, class ItH, class ItN, class OutIt, class Compare>
+void sort_then_search(ItH haystack, std::size_t m, ItN needles, std::size_t n, OutIt out,
+                      Compare comp, const options& opt) {
+  using key = typename std::iterator_traits<ItN>::value_type;
+  std::vector<key> keys(needles, needles + std::ptrdiff_t(n));
+  std::vector<needle_place> places(n);
+  std::iota(places.begin(), places.end(), needle_place(0));
+  stable_sort_by_key(keys.begin(), keys.end(), places.begin(), comp, opt);
+  sorted_search<Bound>(haystack, m, keys.begin(), n, out, comp, opt, places);
+}
+
+template <bound Bound, class ItH, class ItN, class OutIt, class Compare>
+void unsorted_search(ItH haystack, std::size_t m, ItN needles, std::size_t n, OutIt out,
+                     Compare comp, const options& opt) {
+  using key = typename std::iterator_traits<ItN>::value_type;
+  if (sort_needles_first<key>(m, n))
+    sort_then_search<Bound>(haystack, m, needles, n, out, comp, opt);
+  else
+    binary_searches<Bound>(haystack, m, needles, n, out, comp, opt);
+}
+
 }  // namespace detail
 
 // The four entry points: which bound, and whether the needles are sorted (one merge-path walk) or
-// in any order (a binary search each).
+// in any order (sorted first, or a binary search each).
 #define CORANK_CPU_SEARCH(name, Bound, strategy)                                           \
   template <class ItH, class ItN, class OutIt, class Compare = corank::less>               \
   OutIt name(ItH haystack, ItH haystack_end, ItN needles, ItN needles_end, OutIt out,      \
@@ -89,9 +140,9 @@ CORANK_CPU_SEARCH(sorted_lower_bound, bound::lower, sorted_search)
 /// out[i] = the upper bound of needles[i] in the sorted haystack, for sorted needles.
 CORANK_CPU_SEARCH(sorted_upper_bound, bound::upper, sorted_search)
 /// out[i] = the lower bound of needles[i] in the sorted haystack, needles in any order.
-CORANK_CPU_SEARCH(lower_bound, bound::lower, binary_searches)
+CORANK_CPU_SEARCH(lower_bound, bound::lower, unsorted_search)
 /// out[i] = the upper bound of needles[i] in the sorted haystack, needles in any order.
-CORANK_CPU_SEARCH(upper_bound, bound::upper, binary_searches)
+CORANK_CPU_SEARCH(upper_bound, bound::upper, unsorted_search)
 #undef CORANK_CPU_SEARCH
 
 }  // namespace corank::cpu

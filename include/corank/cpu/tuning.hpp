@@ -11,6 +11,13 @@ namespace corank::cpu::tuning {
 /// Below this many items an algorithm runs on the calling thread alone.
 inline constexpr std::size_t sequential_below_items = std::size_t(1) << 15;
 
+/// lower_bound / upper_bound sort needles in any order first only when there are at least
+/// sort_needles_from of them, at least m / sort_needles_from_share for m haystack keys, and the
+/// haystack is larger than haystack_cached_bytes; otherwise a binary search each. First guesses.
+inline constexpr std::size_t sort_needles_from = std::size_t(1) << 14;
+inline constexpr std::size_t sort_needles_from_share = 16;
+inline constexpr std::size_t haystack_cached_bytes = std::size_t(1) << 20;
+
 /// Parallel merges cut the output into up to this many chunks per thread, scheduled dynamically,
 /// each of at least merge_min_chunk_items outputs.
 inline constexpr int merge_chunks_per_thread = 8;

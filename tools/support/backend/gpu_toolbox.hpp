@@ -12,7 +12,7 @@
 namespace corank::backend {
 
 /// out[i] = the lower (upper) bound of needles[i] in the sorted haystack: one merge-path pass
-/// when the needles are sorted, a binary search each otherwise.
+/// when the needles are sorted; otherwise sorted first or a binary search each, by size.
 template <class T>
 double gpu_search(const T* haystack, std::size_t m, const T* needles, std::size_t n,
                   bool needles_sorted, bool upper, std::uint64_t* out);

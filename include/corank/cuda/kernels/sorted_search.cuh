@@ -9,16 +9,26 @@
 
 namespace corank::cuda::kernels {
 
+/// Where a tile's answers go: needle k's to out[k] (needles searched in the caller's order), or to
+/// out[places[k]] (needles sorted on the way, places[k] = where needle k was in the caller's).
+struct same_places {};
+__device__ __forceinline__ std::size_t place_of(same_places, std::size_t k) { return k; }
+template <class Place>
+__device__ __forceinline__ std::size_t place_of(const Place* places, std::size_t k) {
+  return std::size_t(places[k]);
+}
+
 /// Tile t of the merge path of A[0, m) and B[0, n) (cut by merge_path_cuts): the block stages
 /// both pieces (stage_pieces: dynamic shared memory of partitioned_smem<false, K, no_value>::
 /// key_bytes(tile)), each thread walks its steps, and every needle's answer (the number of the
 /// other input's keys before it) goes to a shared stage, then out with coalesced stores.
 /// NeedlesInA: the lower bound (needles = A, haystack = B: ties put the needle first); else the
-/// upper bound (haystack = A, needles = B).
-template <int Threads, int Items, bool NeedlesInA, class K, class Index, class Compare>
+/// upper bound (haystack = A, needles = B). Places: same_places, or where each needle goes.
+template <int Threads, int Items, bool NeedlesInA, class K, class Index, class Places,
+          class Compare>
 __global__ void __launch_bounds__(Threads)
     sorted_search_tiles(const K* a, std::size_t m, const K* b, std::size_t n, Index* out,
-                        const std::size_t* cuts, Compare comp) {
+                        Places places, const std::size_t* cuts, Compare comp) {
   constexpr int tile = Threads * Items;
   extern __shared__ __align__(16) unsigned char stage_bytes[];
   __shared__ Index answers[tile];
@@ -37,8 +47,25 @@ __global__ void __launch_bounds__(Threads)
       });
   __syncthreads();
   const int needles = NeedlesInA ? p.count_a : p.count_b;
-  Index* to = out + (NeedlesInA ? p.a0 : p.b0);
-  for (int q = threadIdx.x; q < needles; q += Threads) to[q] = answers[q];
+  const std::size_t first = NeedlesInA ? p.a0 : p.b0, all_needles = NeedlesInA ? m : n;
+  for (int q = threadIdx.x; q < needles; q += Threads) {
+    // A comparator that is no strict weak order (NaN keys) may leave the sort's places no
+    // permutation: never store outside out.
+    const std::size_t place = place_of(places, first + std::size_t(q));
+    if (place < all_needles) out[place] = answers[q];
+  }
+}
+
+/// keys[i] = needles[i], places[i] = i: the needles, numbered, for the sort before a search; out[i]
+/// = 0, so that every answer lies in [0, m] even if a broken comparator leaves some unplaced.
+template <class K, class Place, class Index>
+__global__ void number_needles(const K* needles, std::size_t n, K* keys, Place* places,
+                               Index* out) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  keys[i] = needles[i];
+  places[i] = Place(i);
+  out[i] = Index(0);
 }
 
 /// out[i] = the lower (or UpperBound: upper) bound of needles[i] in haystack[0, m), one binary

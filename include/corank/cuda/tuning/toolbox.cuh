@@ -51,4 +51,12 @@ inline constexpr unsigned toolbox_partition_threads = 128;
 /// Unsorted needles: one binary search per needle, 256 threads a block.
 inline constexpr unsigned binary_search_threads = 256;
 
+/// Needles in any order are sorted first (then one merge-path pass) only when all three hold:
+/// there are at least sort_needles_from of them, at least m / sort_needles_from_share for a
+/// haystack of m keys, and the haystack is larger than haystack_cached_bytes; otherwise a binary
+/// search each. First guesses, to be replaced by the H100's crossover (docs/notes/toolbox.md).
+inline constexpr std::size_t sort_needles_from = std::size_t(1) << 16;
+inline constexpr std::size_t sort_needles_from_share = 16;
+inline constexpr std::size_t haystack_cached_bytes = std::size_t(32) << 20;
+
 }  // namespace corank::cuda::tuning
