@@ -4,6 +4,7 @@
 #include "corank/config.hpp"
 #include "corank/cpu/join.hpp"
 #include "corank/cpu/load_balance.hpp"
+#include "corank/cpu/memory.hpp"
 #include "corank/cpu/merge.hpp"
 #include "corank/cpu/multiway_merge.hpp"
 #include "corank/cpu/segmented_scan.hpp"

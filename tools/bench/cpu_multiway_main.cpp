@@ -2,10 +2,13 @@
 // and the CPU stable sort with and without its k-way last pass (docs/notes/cpu.md, "k-way
 // merge"). Uniform random keys, every output checked, median of --reps timed runs after one
 // warm-up, on each of --threads (default: all threads of the machine, OMP_NUM_THREADS); --json
-// appends one JSON object per row (JSON lines).
+// appends one JSON object per row (JSON lines). --only default,pairwise keeps those variants;
+// --cache off,on times each with the library's cache of temporary storage off (limit 0: every
+// call allocates and first-touches its buffers) and on (cpu/memory.hpp), in that order.
 //
 //   corank_cpu_multiway_bench merge --sizes 10M,100M --runs 2,4,16,64,1024 --type u32
 //   corank_cpu_multiway_bench sort --sizes 10M,100M --type u64 --threads 1,2,4,8,16 --json s.jsonl
+//   corank_cpu_multiway_bench sort --sizes 10M --only default --cache off,on
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "bench/gnu_parallel.hpp"
+#include "corank/cpu/memory.hpp"
 #include "corank/cpu/multiway_merge.hpp"
 #include "corank/cpu/sort.hpp"
 #include "timing.hpp"
@@ -25,8 +29,24 @@ namespace {
 struct settings {
   std::string what = "merge", type = "u32", json;
   std::vector<std::size_t> sizes{10'000'000}, runs{2, 4, 16, 64, 1024}, threads;
+  std::vector<std::string> only, cache{"on"};
   int reps = 5;
+  bool wanted(const std::string& variant) const {
+    return only.empty() || std::find(only.begin(), only.end(), variant) != only.end();
+  }
 };
+
+std::vector<std::string> parse_names(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t end = text.find(',', at);
+    if (end == std::string::npos) end = text.size();
+    out.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  return out;
+}
 
 std::vector<std::size_t> parse_list(const std::string& text) {
   std::vector<std::size_t> out;
@@ -132,6 +152,7 @@ void bench_merge(const settings& s, rows& out_rows) {
           opt.threads = threads;
           // Variants that run the same passes as one before are not timed again.
           if (v >= 3 && (k <= 8 || (v == 4 && k <= 32))) continue;
+          if (!s.wanted(names[v])) continue;
           const double ms = corank::bench::measure_with_setup(
                                 [] {},
                                 [&] {
@@ -170,6 +191,7 @@ bool is_stable_sort_by_key(const std::vector<T>& input, const std::vector<T>& ke
 template <class T>
 void bench_sort(const settings& s, rows& out_rows) {
   constexpr std::size_t never = ~std::size_t(0);
+  const std::size_t cache_limit_on = corank::cpu::cache_limit();
   for (const std::size_t n : s.sizes) {
     const std::vector<T> keys = random_keys<T>(n, 2);
     std::vector<T> want = keys;
@@ -201,34 +223,39 @@ void bench_sort(const settings& s, rows& out_rows) {
             variants.push_back(
                 {passes ? "default, chunk a thread" : "pairwise, chunk a thread", passes, 0});
           }
-        for (const variant& v : variants) {
-          corank::cpu::sort_options opt;
-          opt.threads = threads;
-          opt.tagged_chunk_items = v.chunk;
-          if (v.passes == 0) opt.multiway_from_items = never;
-          if (v.passes >= 2) opt.multiway_from_items = opt.multiway_from_chunks = 0;
-          if (v.passes == 2) opt.one_pass_most_runs = never;
-          if (v.passes > 2) opt.one_pass_most_runs = 1, opt.most_runs_per_pass = v.passes;
-          const double ms =
-              corank::bench::measure_with_setup(
-                  [&] {
-                    std::copy(keys.begin(), keys.end(), work.begin());
-                    if (by_key) std::copy(values.begin(), values.end(), work_values.begin());
-                  },
-                  [&] {
-                    if (by_key)
-                      corank::cpu::stable_sort_by_key(work.begin(), work.end(), work_values.begin(),
-                                                      corank::less{}, opt);
-                    else
-                      corank::cpu::stable_sort(work.begin(), work.end(), corank::less{}, opt);
-                  },
-                  timing(s.reps))
-                  .median_ms;
-          require(by_key ? is_stable_sort_by_key(keys, work, work_values) : work == want,
-                  std::string(by_key ? "by key, " : "keys alone, ") + v.name);
-          out_rows.add(by_key ? "stable_sort_by_key" : "stable_sort", s.type, n, 0, threads, v.name,
-                       ms);
-        }
+        for (const variant& v : variants)
+          for (const std::string& cache : s.cache) {
+            if (!s.wanted(v.name)) continue;
+            // Off: limit 0, the cache emptied (each call allocates as before the cache); on: the
+            // default limit (the warm-up call fills it).
+            corank::cpu::set_cache_limit(cache == "off" ? 0 : cache_limit_on);
+            corank::cpu::sort_options opt;
+            opt.threads = threads;
+            opt.tagged_chunk_items = v.chunk;
+            if (v.passes == 0) opt.multiway_from_items = never;
+            if (v.passes >= 2) opt.multiway_from_items = opt.multiway_from_chunks = 0;
+            if (v.passes == 2) opt.one_pass_most_runs = never;
+            if (v.passes > 2) opt.one_pass_most_runs = 1, opt.most_runs_per_pass = v.passes;
+            const double ms =
+                corank::bench::measure_with_setup(
+                    [&] {
+                      std::copy(keys.begin(), keys.end(), work.begin());
+                      if (by_key) std::copy(values.begin(), values.end(), work_values.begin());
+                    },
+                    [&] {
+                      if (by_key)
+                        corank::cpu::stable_sort_by_key(work.begin(), work.end(),
+                                                        work_values.begin(), corank::less{}, opt);
+                      else
+                        corank::cpu::stable_sort(work.begin(), work.end(), corank::less{}, opt);
+                    },
+                    timing(s.reps))
+                    .median_ms;
+            require(by_key ? is_stable_sort_by_key(keys, work, work_values) : work == want,
+                    std::string(by_key ? "by key, " : "keys alone, ") + v.name);
+            out_rows.add(by_key ? "stable_sort_by_key" : "stable_sort", s.type, n, 0, threads,
+                         (std::string(v.name) + (cache == "off" ? ", no cache" : "")).c_str(), ms);
+          }
       }
     }
   }
@@ -258,10 +285,16 @@ int main(int argc, char** argv) try {
       s.threads = parse_list(value());
     else if (arg == "--json")
       s.json = value();
+    else if (arg == "--only")
+      s.only = parse_names(value());
+    else if (arg == "--cache")
+      s.cache = parse_names(value());
     else
       throw std::runtime_error("unknown argument " + arg);
   }
   if (s.type != "u32" && s.type != "u64") throw std::runtime_error("--type: u32 or u64");
+  for (const std::string& c : s.cache)
+    if (c != "on" && c != "off") throw std::runtime_error("--cache: off, on or off,on");
   for (const std::size_t t : s.threads)
     if (t == 0 || t > 4096) throw std::runtime_error("--threads: counts from 1 to 4096");
   rows out_rows(s.json);

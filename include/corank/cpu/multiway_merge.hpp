@@ -372,8 +372,9 @@ void multiway_merge_passes(const Key* keys, const Val* vals, const Offset* offse
     return;
   }
   using val_item = std::conditional_t<has_values, Val, char>;
-  item_buffer<Key> key_buffer(passes > 1 ? n : 0);
-  item_buffer<val_item> val_buffer(has_values && passes > 1 ? n : 0);
+  const int threads = threads_for(n, opt);
+  item_buffer<Key> key_buffer(passes > 1 ? n : 0, threads);
+  item_buffer<val_item> val_buffer(has_values && passes > 1 ? n : 0, threads);
   const auto values_of = [](auto* p) {
     if constexpr (has_values)
       return p;

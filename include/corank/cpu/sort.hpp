@@ -325,17 +325,17 @@ void stable_sort_by_key(KeyIt keys_first, KeyIt keys_last, ValIt vals_first, Com
     // then a value from two arrays (2x the time of the same sort of structs, issue 23).
     using key_type = typename std::iterator_traits<KeyIt>::value_type;
     using pair = detail::key_value<key_type, typename std::iterator_traits<ValIt>::value_type>;
-    detail::item_buffer<pair> pairs(static_cast<std::size_t>(n));
+    const int threads = detail::threads_for(static_cast<std::size_t>(n), opt);
+    detail::item_buffer<pair> pairs(static_cast<std::size_t>(n), threads);
     pair* p = pairs.begin();
     const pair* sorted = p;  // where the sorted pairs end up
     constexpr bool tagged_chunks = detail::simd_sortable_tagged<key_type, Compare>;
-    detail::item_buffer<pair> buffer(tagged_chunks ? static_cast<std::size_t>(n) : 0);
-    const int threads = detail::threads_for(static_cast<std::size_t>(n), opt);
+    detail::item_buffer<pair> buffer(tagged_chunks ? static_cast<std::size_t>(n) : 0, threads);
     if constexpr (tagged_chunks) {
       // Each thread's chunk in stable order by the SIMD sort of (key, index) words, gathered into
       // pairs (within the chunk: in cache at 16 threads and 10M items); the merge passes go on
       // from there.
-      detail::item_buffer<std::uint64_t> tagged(static_cast<std::size_t>(n));
+      detail::item_buffer<std::uint64_t> tagged(static_cast<std::size_t>(n), threads);
       // The tags' index has 32 bits.
       const size most =
           size(opt.tagged_chunk_items - 1 < 0xFFFFFFFFu ? opt.tagged_chunk_items : 0xFFFFFFFFu);
@@ -363,9 +363,9 @@ void stable_sort_by_key(KeyIt keys_first, KeyIt keys_last, ValIt vals_first, Com
     for (size i = 0; i < n; ++i) keys_first[i] = sorted[i].key, vals_first[i] = sorted[i].value;
     return;
   }
-  detail::item_buffer<detail::buffer_item_t<KeyIt>> buf_keys(static_cast<std::size_t>(n));
-  detail::item_buffer<detail::buffer_item_t<ValIt>> buf_vals(static_cast<std::size_t>(n));
   const int threads = detail::threads_for(static_cast<std::size_t>(n), opt);
+  detail::item_buffer<detail::buffer_item_t<KeyIt>> buf_keys(static_cast<std::size_t>(n), threads);
+  detail::item_buffer<detail::buffer_item_t<ValIt>> buf_vals(static_cast<std::size_t>(n), threads);
   if (threads <= 1) {
     detail::sort_chunk(keys_first, vals_first, buf_keys.begin(), buf_vals.begin(), n, comp);
     return;
