@@ -9,6 +9,7 @@
 //   corank_cpu_multiway_bench merge --sizes 10M,100M --runs 2,4,16,64,1024 --type u32
 //   corank_cpu_multiway_bench sort --sizes 10M,100M --type u64 --threads 1,2,4,8,16 --json s.jsonl
 //   corank_cpu_multiway_bench sort --sizes 10M --only default --cache off,on
+//   corank_cpu_multiway_bench merge_by_key --sizes 50M   (n per input; by key against structs)
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench/gnu_parallel.hpp"
@@ -261,6 +263,81 @@ void bench_sort(const settings& s, rows& out_rows) {
   }
 }
 
+/// The parallel merge of `whole` (merge_inputs) on `threads` threads, `Streams` interleaved
+/// streams per piece: cpu::merge_by_key's path with the stream count as a parameter.
+template <int Streams, class Inputs, class Compare>
+void merge_in_pieces_with(const Inputs& whole, int threads, Compare comp) {
+  namespace detail = corank::cpu::detail;
+  namespace tuning = corank::cpu::tuning;
+  const std::ptrdiff_t chunks = detail::chunk_count(
+      whole.total(), threads, tuning::merge_chunks_per_thread, tuning::merge_min_chunk_items);
+  detail::piece_cuts shared;
+  detail::region_errors errors;
+#pragma omp parallel num_threads(threads)
+  detail::merge_in_pieces<Streams>(
+      1, chunks, [&](std::ptrdiff_t) { return whole; }, shared, errors, comp);
+  errors.rethrow();
+}
+
+/// merge_by_key of separate key and value arrays (u32 keys, u32 values, n per input) against the
+/// same merge of {key, value} structs, each with 1, 2, 4 and 8 interleaved streams per piece
+/// (by key, each stream reads four arrays and writes two; structs: two and one).
+void bench_merge_by_key(const settings& s, rows& out_rows) {
+  using pair = corank::cpu::detail::key_value<std::uint32_t, std::uint32_t>;
+  const corank::cpu::detail::by_pair_key<corank::less> by_key_of_pair{};
+  for (const std::size_t n : s.sizes) {
+    std::vector<std::uint32_t> ka = random_keys<std::uint32_t>(n, 3),
+                               kb = random_keys<std::uint32_t>(n, 4);
+    corank::bench::gnu_parallel_sort(ka.data(), ka.data() + n, 0);
+    corank::bench::gnu_parallel_sort(kb.data(), kb.data() + n, 0);
+    std::vector<std::uint32_t> va(n), vb(n), k_out(2 * n), v_out(2 * n);
+    std::vector<pair> pa(n), pb(n), p_out(2 * n), want(2 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      va[i] = std::uint32_t(i), vb[i] = std::uint32_t(n + i);
+      pa[i] = {ka[i], va[i]}, pb[i] = {kb[i], vb[i]};
+    }
+    std::merge(pa.begin(), pa.end(), pb.begin(), pb.end(), want.begin(), by_key_of_pair);
+    const corank::cpu::detail::merge_inputs by_key{ka.data(),    va.data(),   std::ptrdiff_t(n),
+                                                   kb.data(),    vb.data(),   std::ptrdiff_t(n),
+                                                   k_out.data(), v_out.data()};
+    const corank::cpu::detail::merge_inputs structs{
+        pa.data(),    corank::discard_iterator{}, std::ptrdiff_t(n),
+        pb.data(),    corank::discard_iterator{}, std::ptrdiff_t(n),
+        p_out.data(), corank::discard_iterator{}};
+    for (const int threads : thread_counts(s)) {
+      const auto run = [&](const char* name, auto merge, auto check) {
+        if (!s.wanted(name)) return;
+        const double ms = corank::bench::measure_with_setup([] {}, merge, timing(s.reps)).median_ms;
+        require(check(), name);
+        out_rows.add("merge_by_key", "u32", 2 * n, 2, threads, name, ms);
+      };
+      const auto by_key_ok = [&] {
+        for (std::size_t i = 0; i < 2 * n; ++i)
+          if (k_out[i] != want[i].key || v_out[i] != want[i].value) return false;
+        return true;
+      };
+      const auto structs_ok = [&] {
+        for (std::size_t i = 0; i < 2 * n; ++i)
+          if (p_out[i].key != want[i].key || p_out[i].value != want[i].value) return false;
+        return true;
+      };
+      const auto variants = [&](auto streams) {
+        constexpr int S = decltype(streams)::value;
+        const std::string suffix = ", " + std::to_string(S) + " streams";
+        run(("by key" + suffix).c_str(),
+            [&] { merge_in_pieces_with<S>(by_key, threads, corank::less{}); }, by_key_ok);
+        run(("structs" + suffix).c_str(),
+            [&] { merge_in_pieces_with<S>(structs, threads, by_key_of_pair); }, structs_ok);
+      };
+      variants(std::integral_constant<int, 4>{});  // the default first
+      variants(std::integral_constant<int, 1>{});
+      variants(std::integral_constant<int, 2>{});
+      variants(std::integral_constant<int, 8>{});
+      variants(std::integral_constant<int, 4>{});  // again: order effects
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -271,7 +348,7 @@ int main(int argc, char** argv) try {
       if (i + 1 >= argc) throw std::runtime_error(arg + " needs a value");
       return argv[++i];
     };
-    if (arg == "merge" || arg == "sort")
+    if (arg == "merge" || arg == "sort" || arg == "merge_by_key")
       s.what = arg;
     else if (arg == "--sizes")
       s.sizes = parse_list(value());
@@ -299,7 +376,9 @@ int main(int argc, char** argv) try {
     if (t == 0 || t > 4096) throw std::runtime_error("--threads: counts from 1 to 4096");
   rows out_rows(s.json);
   std::printf("machine threads %d\n", corank::cpu::detail::max_threads());
-  if (s.what == "merge")
+  if (s.what == "merge_by_key")
+    bench_merge_by_key(s, out_rows);
+  else if (s.what == "merge")
     s.type == "u32" ? bench_merge<std::uint32_t>(s, out_rows)
                     : bench_merge<std::uint64_t>(s, out_rows);
   else

@@ -55,15 +55,16 @@ struct piece_cuts {
   std::vector<std::ptrdiff_t> cuts;
 };
 
-/// Merges piece p of `parts` of merge `in`: outputs [k0, k1) from A[i0, i1) and the rest of B.
-template <class Inputs, class Compare>
+/// Merges piece p of `parts` of merge `in`: outputs [k0, k1) from A[i0, i1) and the rest of B, as
+/// `Streams` interleaved streams.
+template <int Streams, class Inputs, class Compare>
 void merge_piece(const Inputs& in, std::ptrdiff_t parts, std::ptrdiff_t p, std::ptrdiff_t i0,
                  std::ptrdiff_t i1, Compare comp) {
   const std::ptrdiff_t k0 = even_split(in.total(), parts, p),
                        k1 = even_split(in.total(), parts, p + 1);
-  merge_streams_by_key<tuning::merge_streams>(in.a + i0, in.a + i1, in.va + i0, in.b + (k0 - i0),
-                                              in.b + (k1 - i1), in.vb + (k0 - i0), in.out + k0,
-                                              in.vout + k0, comp, tuning::merge_min_stream_items);
+  merge_streams_by_key<Streams>(in.a + i0, in.a + i1, in.va + i0, in.b + (k0 - i0),
+                                in.b + (k1 - i1), in.vb + (k0 - i0), in.out + k0, in.vout + k0,
+                                comp, tuning::merge_min_stream_items);
 }
 
 /// Inside a parallel region, called by every thread: the `merges` independent merges
@@ -79,8 +80,8 @@ void merge_piece(const Inputs& in, std::ptrdiff_t parts, std::ptrdiff_t p, std::
 /// consistent one after another), so the output is still a permutation of the inputs. A merge
 /// that moves its inputs away (changes_inputs) cannot search them again, nor while other pieces
 /// move: its cuts are found first (every thread), made consistent in one sweep, then merged.
-/// Exceptions are kept in `errors`.
-template <class Inputs, class Compare>
+/// Exceptions are kept in `errors`. `Streams`: interleaved streams per piece (merge_streams.hpp).
+template <int Streams = tuning::merge_streams, class Inputs, class Compare>
 void merge_in_pieces(std::ptrdiff_t merges, std::ptrdiff_t parts, Inputs inputs, piece_cuts& shared,
                      region_errors& errors, Compare comp) {
   using size = std::ptrdiff_t;
@@ -104,7 +105,7 @@ void merge_in_pieces(std::ptrdiff_t merges, std::ptrdiff_t parts, Inputs inputs,
     for (size piece = 0; piece < merges * parts; ++piece)
       errors.run([&] {
         const size q = piece / parts, p = piece % parts, at = q * (parts + 1) + p;
-        merge_piece(inputs(q), parts, p, cuts[at], cuts[at + 1], comp);
+        merge_piece<Streams>(inputs(q), parts, p, cuts[at], cuts[at + 1], comp);
       });
   } else {
 #pragma omp for schedule(dynamic, 1)
@@ -116,13 +117,13 @@ void merge_in_pieces(std::ptrdiff_t merges, std::ptrdiff_t parts, Inputs inputs,
         const size i1 = consistent_co_rank(i1_found, even_split(in.total(), parts, p + 1), i0,
                                            even_split(in.total(), parts, p), in.m, in.n);
         if (i1 != i1_found) shared.clamped.store(true, std::memory_order_relaxed);
-        merge_piece(in, parts, p, i0, i1, comp);
+        merge_piece<Streams>(in, parts, p, i0, i1, comp);
       });
     // Every thread reads the same flag: it is set only before the barrier above.
     if (shared.clamped.load(std::memory_order_relaxed)) {
 #pragma omp for schedule(dynamic, 1)
       for (size q = 0; q < merges; ++q)
-        errors.run([&] { merge_piece(inputs(q), 1, 0, 0, inputs(q).m, comp); });
+        errors.run([&] { merge_piece<Streams>(inputs(q), 1, 0, 0, inputs(q).m, comp); });
     }
   }
 }
