@@ -11,10 +11,11 @@ namespace corank::cpu::tuning {
 /// Below this many items an algorithm runs on the calling thread alone.
 inline constexpr std::size_t sequential_below_items = std::size_t(1) << 15;
 
-/// lower_bound / upper_bound sort needles in any order first only when there are at least
-/// sort_needles_from of them, at least m / sort_needles_from_share for m haystack keys, and the
-/// haystack is larger than haystack_cached_bytes; otherwise a binary search each. First guesses.
-inline constexpr std::size_t sort_needles_from = std::size_t(1) << 14;
+/// lower_bound / upper_bound sort needles in any order first when there are at least m /
+/// sort_needles_from_share of them for m haystack keys and the haystack is larger than
+/// haystack_cached_bytes (a core's L2); otherwise a binary search each. 2 loaded cores (load 6-9),
+/// u32: at 10^7 keys sorting first ties at 10^5 needles and wins 4.7x at 10^6; at 10^5 keys (400
+/// KB) the binary searches win at 10^5 needles (docs/notes/toolbox.md).
 inline constexpr std::size_t sort_needles_from_share = 16;
 inline constexpr std::size_t haystack_cached_bytes = std::size_t(1) << 20;
 
