@@ -223,31 +223,54 @@ CORANK_HD unsigned serial_set_operation_registers(Keys keys, Index a, Index a_en
                                                   Index b_end, Key (&out)[VT], Index (&index)[VT],
                                                   Compare comp) {
   static_assert(VT >= 1 && VT <= 32, "one bit of the result per step");
-  constexpr bool keep_a_only = Op != set_op::intersect;
-  constexpr bool keep_b_only = Op == set_op::unite || Op == set_op::symmetric_difference;
-  constexpr bool keep_pairs = Op == set_op::unite || Op == set_op::intersect;
   Key key_a = keys[a < a_end ? a : a_end];
   Key key_b = keys[b < b_end ? b : b_end];
   unsigned kept = 0;
+  if constexpr (Op == set_op::intersect) {
+    // Every output is A's key of a pair, and none comes once either side is spent: the two
+    // comparisons alone steer each step (past an end the keys are ignored, as is the step).
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif
-  for (int s = 0; s < VT; ++s) {
-    const bool has_a = a < a_end, has_b = b < b_end;
-    const bool a_first = has_a && (!has_b || comp(key_a, key_b));
-    const bool b_first = has_b && !a_first && (!has_a || comp(key_b, key_a));
-    const bool pair = has_a && has_b && !a_first && !b_first;
-    const bool keep = (a_first && keep_a_only) || (b_first && keep_b_only) || (pair && keep_pairs);
-    out[s] = b_first ? key_b : key_a;
-    index[s] = b_first ? b : a;
-    kept |= unsigned(keep) << s;
-    if (a_first || pair) {
-      ++a;
-      key_a = keys[a < a_end ? a : a_end];
+    for (int s = 0; s < VT; ++s) {
+      const bool a_less = comp(key_a, key_b), b_less = comp(key_b, key_a);
+      out[s] = key_a;
+      index[s] = a;
+      kept |= unsigned(a < a_end && b < b_end && !a_less && !b_less) << s;
+      if (!b_less) {
+        ++a;
+        key_a = keys[a < a_end ? a : a_end];
+      }
+      if (!a_less) {
+        ++b;
+        key_b = keys[b < b_end ? b : b_end];
+      }
     }
-    if (b_first || pair) {
-      ++b;
-      key_b = keys[b < b_end ? b : b_end];
+  } else {
+    constexpr bool keep_a_only = Op != set_op::intersect;
+    constexpr bool keep_b_only = Op == set_op::unite || Op == set_op::symmetric_difference;
+    constexpr bool keep_pairs = Op == set_op::unite;
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int s = 0; s < VT; ++s) {
+      const bool has_a = a < a_end, has_b = b < b_end;
+      const bool a_first = has_a && (!has_b || comp(key_a, key_b));
+      const bool b_first = has_b && !a_first && (!has_a || comp(key_b, key_a));
+      const bool pair = has_a && has_b && !a_first && !b_first;
+      const bool keep =
+          (a_first && keep_a_only) || (b_first && keep_b_only) || (pair && keep_pairs);
+      out[s] = b_first ? key_b : key_a;
+      index[s] = b_first ? b : a;
+      kept |= unsigned(keep) << s;
+      if (a_first || pair) {
+        ++a;
+        key_a = keys[a < a_end ? a : a_end];
+      }
+      if (b_first || pair) {
+        ++b;
+        key_b = keys[b < b_end ? b : b_end];
+      }
     }
   }
   return kept;

@@ -228,10 +228,6 @@ void check_register_set_loop(const sorted_pair<std::uint32_t>& c) {
   std::vector<std::uint32_t> want_keys;
   std::vector<std::uint64_t> want_values;
   reference_set_operation(Op, c.a, c.b, corank::less{}, want_keys, want_values);
-  // One array as on the GPU's stage: A, then B, then a readable slot past B's end.
-  std::vector<std::uint32_t> keys(c.a);
-  keys.insert(keys.end(), c.b.begin(), c.b.end());
-  keys.push_back(poison32);
   const std::size_t m = c.a.size(), n = c.b.size(), step = VT - 1;
   std::vector<std::uint32_t> got_keys;
   std::vector<std::uint64_t> got_values;
@@ -239,15 +235,22 @@ void check_register_set_loop(const sorted_pair<std::uint32_t>& c) {
   for (std::size_t k = step; from.a + from.b < m + n; k += step) {
     const auto to =
         corank::balanced_co_rank(std::min(k, m + n), c.a.data(), m, c.b.data(), n, corank::less{});
-    ASSERT_LE(to.a - from.a + to.b - from.b, std::size_t(VT)) << c.name;
+    const std::size_t pa = to.a - from.a, pb = to.b - from.b;
+    ASSERT_LE(pa + pb, std::size_t(VT)) << c.name;
+    // One array as a GPU tile's stage: A's piece, then B's, then a readable slot past B's end
+    // holding A's last key (the loop must ignore the keys at both ends, even equal ones).
+    std::vector<std::uint32_t> keys(c.a.begin() + from.a, c.a.begin() + to.a);
+    keys.insert(keys.end(), c.b.begin() + from.b, c.b.begin() + to.b);
+    keys.push_back(pa ? keys[pa - 1] : poison32);
     std::uint32_t out[VT];
     std::size_t index[VT];
     const unsigned kept = corank::serial_set_operation_registers<Op>(
-        keys.data(), from.a, to.a, m + from.b, m + to.b, out, index, corank::less{});
+        keys.data(), std::size_t(0), pa, pa, pa + pb, out, index, corank::less{});
     for (int s = 0; s < VT; ++s)
       if (kept >> s & 1u) {
         got_keys.push_back(out[s]);
-        got_values.push_back(index[s] < m ? origin(0, index[s]) : origin(1, index[s] - m));
+        got_values.push_back(index[s] < pa ? origin(0, from.a + index[s])
+                                           : origin(1, from.b + index[s] - pa));
       }
     from = to;
   }
