@@ -27,6 +27,8 @@ not even be a permutation of the input). Keep NaNs out of float32 and float64 ke
 """
 from __future__ import annotations
 
+import contextlib
+
 from . import _cpu
 
 try:
@@ -40,6 +42,7 @@ __all__ = [
     "sort",
     "argsort",
     "sort_segments",
+    "argsort_segments",
     "segmented_scan",
     "spmv_scan",
     "gpu_available",
@@ -60,6 +63,7 @@ def gpu_available() -> bool:
 class _NumPy:
     name = "numpy"
     export = None  # arrays go to nanobind as they are (DLPack)
+    on_stream = None  # no streams on the CPU: stream= is ignored
 
     def __init__(self):
         import numpy
@@ -128,6 +132,12 @@ class _CuPy:
             return _stream_handle(stream)
         return self.cp.cuda.get_current_stream(x.device.id).ptr
 
+    @contextlib.contextmanager
+    def on_stream(self, x, stream):
+        """stream= as CuPy's current stream on x's device, for CuPy's own work of the call."""
+        with x.device, self.cp.cuda.ExternalStream(_stream_handle(stream)):
+            yield
+
     def item_size(self, x):
         return x.dtype.itemsize
 
@@ -181,6 +191,19 @@ class _Torch:
                 self.raw_stream = None
         return self.torch.cuda.current_stream(x.device).cuda_stream
 
+    @contextlib.contextmanager
+    def on_stream(self, x, stream):
+        """stream= as PyTorch's current stream on x's device, for PyTorch's own work of the call
+        (CPU tensors: nothing to do)."""
+        if not x.is_cuda:
+            yield
+            return
+        cuda = self.torch.cuda
+        if not isinstance(stream, cuda.Stream):
+            stream = cuda.ExternalStream(_stream_handle(stream), device=x.device)
+        with cuda.stream(stream):
+            yield
+
     def item_size(self, x):
         return x.element_size()
 
@@ -190,6 +213,7 @@ class _Other:
 
     name = "dlpack"
     export = None
+    on_stream = None  # the package queues no work of its own for these: stream= goes to C++
 
     def module(self, x):
         device = x.__dlpack_device__()[0]
@@ -201,8 +225,9 @@ class _Other:
 
     def empty(self, like, shape, dtype=None):
         raise TypeError(
-            f"corank: cannot allocate a result like a {type(like).__name__}: pass out= "
-            "(NumPy, CuPy and PyTorch arrays get results of their own kind)"
+            f"corank: cannot allocate an array like a {type(like).__name__}: pass out= for "
+            "results (NumPy, CuPy and PyTorch arrays get results of their own kind); argsort, "
+            "argmerge and argsort_segments need scratch space of x's kind too"
         )
 
     arange = empty
@@ -219,29 +244,33 @@ class _Other:
 _LIBRARIES = {}
 
 
-def _library(x):
-    """The adapter of x's array library (cached by type)."""
+def _library(x, stream=None):
+    """The adapter of x's array library (cached by type). A public function's first call passes
+    its stream= and catches _Rerouted: calls that run again another way (below)."""
     kind = type(x)
     lib = _LIBRARIES.get(kind)
-    if lib is None:
-        root = kind.__module__.split(".")[0]
-        if root == "numpy":
-            lib = _NumPy()
-        elif root == "cupy":
-            lib = _CuPy()
-        elif root == "torch":
-            lib = _Torch()
-        elif hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
-            lib = _Other()
-        elif hasattr(x, "__cuda_array_interface__"):
-            raise _CudaArrayOnly(kind)  # not cached: such calls go through _through_cupy
-        else:
-            raise TypeError(
-                f"corank: expected a NumPy, CuPy or PyTorch array (or any DLPack array), "
-                f"got {kind.__name__}"
-            )
-        _LIBRARIES[kind] = lib
-    return lib
+    if lib is not None:
+        if stream is not None and lib.on_stream is not None:
+            raise _GivenStream(lib, x, stream)
+        return lib
+    root = kind.__module__.split(".")[0]
+    if root == "numpy":
+        lib = _NumPy()
+    elif root == "cupy":
+        lib = _CuPy()
+    elif root == "torch":
+        lib = _Torch()
+    elif hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
+        lib = _Other()
+    elif hasattr(x, "__cuda_array_interface__"):
+        raise _CudaArrayOnly(kind)  # not cached: such calls go through _through_cupy
+    else:
+        raise TypeError(
+            f"corank: expected a NumPy, CuPy or PyTorch array (or any DLPack array), "
+            f"got {kind.__name__}"
+        )
+    _LIBRARIES[kind] = lib
+    return _library(x, stream)
 
 
 def _call(lib, function, *args):
@@ -286,6 +315,9 @@ def _rows_flat(lib, x, name):
     """A 2-D array's items as one 1-D view (refused unless contiguous: reshape would copy)."""
     if len(x.shape) == 1:
         return x
+    if lib.name == "dlpack":
+        raise TypeError(f"corank: the row form (2-D {name}) takes NumPy, CuPy or PyTorch arrays; "
+                        f"pass a {type(x).__name__} as 1-D data with offsets")
     contiguous = x.is_contiguous() if lib.name == "torch" else x.flags.c_contiguous
     if not contiguous:
         raise ValueError(f"{name} must be contiguous")
@@ -308,12 +340,31 @@ def _shaped_like(x, arrays):
             raise ValueError(f"{name} has shape {tuple(a.shape)}, expected {tuple(x.shape)}")
 
 
-def _check_sorted(x, descending, name):
-    if _size(x) > 1:
-        unsorted = (x[1:] > x[:-1]) if descending else (x[1:] < x[:-1])
-        if bool(unsorted.any()):
-            order = "descending" if descending else "ascending"
-            raise ValueError(f"corank.merge: {name} is not sorted ({order})")
+def _check_sorted(lib, x, descending, name, what):
+    """check=True's verification of a merge input, in the order the library sorts by: float16 and
+    bfloat16 NaNs tie after +inf (first when descending); float32 and float64 NaNs have no place
+    in `<`'s order, so they are refused."""
+    if _size(x) < 2:
+        return
+    if lib.name == "dlpack":
+        raise TypeError(f"corank.{what}: check=True takes NumPy, CuPy or PyTorch arrays "
+                        f"(got a {type(x).__name__})")
+    order = "descending" if descending else "ascending"
+    kind = _dtype_name(x)
+    if kind.startswith(("float", "bfloat")):
+        nan = x != x
+        if kind in ("float32", "float64"):
+            if bool(nan.any()):
+                raise ValueError(f"corank.{what}: {name} holds NaN keys ({kind} keys are compared "
+                                 "with <, which gives NaN no place)")
+        else:
+            misplaced = (~nan[:-1] & nan[1:]) if descending else (nan[:-1] & ~nan[1:])
+            if bool(misplaced.any()):
+                raise ValueError(f"corank.{what}: {name} is not sorted ({order}: NaNs "
+                                 f"{'first' if descending else 'last'})")
+    unsorted = (x[1:] > x[:-1]) if descending else (x[1:] < x[:-1])
+    if bool(unsorted.any()):
+        raise ValueError(f"corank.{what}: {name} is not sorted ({order})")
 
 
 def _check_offsets_on_device(offsets, n):
@@ -329,16 +380,43 @@ def _check_offsets_on_device(offsets, n):
 # --- Arrays that speak only __cuda_array_interface__ (Numba's, ...) ---------------------------
 
 
-class _CudaArrayOnly(TypeError):
-    """Raised by _library for an array that speaks __cuda_array_interface__ and not DLPack; the
-    public functions catch it and call themselves again through _through_cupy (a try costs
-    nothing while nothing is raised, so the other arrays' calls pay nothing for this path)."""
+class _Rerouted(Exception):
+    """Raised by a public function's first _library call for a call that runs again another way;
+    the function returns ``rerouted.call(itself, locals())`` (a try costs nothing while nothing
+    is raised, so the other calls pay nothing for these paths)."""
+
+    def call(self, function, arguments):
+        return self.run(function, {name: value for name, value in arguments.items()
+                                   if name != "rerouted"})
+
+
+class _CudaArrayOnly(_Rerouted, TypeError):
+    """An array that speaks __cuda_array_interface__ and not DLPack: through CuPy
+    (_through_cupy), or this TypeError where CuPy is not installed."""
 
     def __init__(self, kind):
         super().__init__(
             f"corank: a {kind.__name__} speaks only __cuda_array_interface__: install CuPy "
             "(corank wraps such arrays with it, without a copy), or pass a DLPack array"
         )
+
+    def run(self, function, arguments):
+        return _through_cupy(function, arguments)
+
+
+class _GivenStream(_Rerouted):
+    """stream= with a GPU array library: the stream is made the library's current stream for the
+    call, so the library's own work in it (allocations, the index functions' aranges and widening
+    copies, offsets' conversions, spmv_scan's gather) is queued in order with corank's kernels,
+    as when the caller makes it current (CuPy's ``with stream``, ``torch.cuda.stream``)."""
+
+    def __init__(self, lib, x, stream):
+        super().__init__()
+        self.lib, self.x, self.stream = lib, x, stream
+
+    def run(self, function, arguments):
+        with self.lib.on_stream(self.x, self.stream):
+            return function(**dict(arguments, stream=None))
 
 
 def _speaks_only_cai(x):
@@ -400,14 +478,14 @@ def merge(a, b, values_a=None, values_b=None, *, descending=False, check=False, 
     ``out``/``values_out``: arrays of ``len(a) + len(b)`` items to write into.
     """
     try:
-        lib = _library(a)
-    except _CudaArrayOnly:
-        return _through_cupy(merge, locals())  # the arguments, as called
+        lib = _library(a, stream)
+    except _Rerouted as rerouted:
+        return rerouted.call(merge, locals())  # the arguments, as called
     module = lib.module(a)
     _flat(a, "a"), _flat(b, "b")
     if check:
-        _check_sorted(a, descending, "a")
-        _check_sorted(b, descending, "b")
+        _check_sorted(lib, a, descending, "a", "merge")
+        _check_sorted(lib, b, descending, "b", "merge")
     total = _size(a) + _size(b)
     if out is None:
         out = lib.empty(a, total)
@@ -430,14 +508,15 @@ def argmerge(a, b, *, descending=False, check=False, out=None, stream=None):
     their concatenation (``i < len(a)``: ``a[i]``, else ``b[i - len(a)]``), as
     ``argsort(concatenate([a, b]), stable)`` would give for sorted inputs."""
     try:
-        lib = _library(a)
-    except _CudaArrayOnly:
-        return _through_cupy(argmerge, locals())  # the arguments, as called
+        lib = _library(a, stream)
+    except _Rerouted as rerouted:
+        return rerouted.call(argmerge, locals())  # the arguments, as called
     module = lib.module(a)
     _flat(a, "a"), _flat(b, "b")
     if check:
-        _check_sorted(a, descending, "a")
-        _check_sorted(b, descending, "b")
+        _check_sorted(lib, a, descending, "a", "argmerge")
+        _check_sorted(lib, b, descending, "b", "argmerge")
+    _int64_out(out, "argmerge")
     m, total = _size(a), _size(a) + _size(b)
     indices = lib.arange(a, total, 1)
     keys = lib.empty(a, total)
@@ -457,9 +536,9 @@ def sort(x, values=None, *, stable=True, descending=False, out=None, values_out=
     here). With ``values``, returns ``(keys, values)``, the values moved with their keys.
     ``out=x`` (and ``values_out=values``) sorts in place."""
     try:
-        lib = _library(x)
-    except _CudaArrayOnly:
-        return _through_cupy(sort, locals())  # the arguments, as called
+        lib = _library(x, stream)
+    except _Rerouted as rerouted:
+        return rerouted.call(sort, locals())  # the arguments, as called
     module = lib.module(x)
     _flat(x, "x")
     if out is None:
@@ -486,9 +565,9 @@ def argsort(x, *, stable=True, descending=False, out=None, stream=None):
     (2^31 for PyTorch tensors) the sort moves 32-bit indices, widened into the result at the
     end."""
     try:
-        lib = _library(x)
-    except _CudaArrayOnly:
-        return _through_cupy(argsort, locals())  # the arguments, as called
+        lib = _library(x, stream)
+    except _Rerouted as rerouted:
+        return rerouted.call(argsort, locals())  # the arguments, as called
     module = lib.module(x)
     _flat(x, "x")
     n = _size(x)
@@ -505,6 +584,12 @@ def argsort(x, *, stable=True, descending=False, out=None, stream=None):
         out = lib.empty(x, x.shape, lib.int64)
     _call(lib, module.sort, x, keys, None, out, True, descending, s)  # checks out= too
     return out
+
+
+def _int64_out(out, what):
+    """An indices' out= must be int64 (TypeError before anything is written)."""
+    if out is not None and _dtype_name(out) != "int64":
+        raise TypeError(f"corank.{what}: out must be int64 (got {_dtype_name(out)})")
 
 
 def _index_out_like(out, x):
@@ -547,9 +632,9 @@ def sort_segments(x, offsets=None, values=None, *, stable=True, descending=False
     the offsets only). On the GPU, ``check=True`` verifies the offsets (and waits); unchecked
     malformed offsets there are undefined behaviour."""
     try:
-        lib = _library(x)
-    except _CudaArrayOnly:
-        return _through_cupy(sort_segments, locals())  # the arguments, as called
+        lib = _library(x, stream)
+    except _Rerouted as rerouted:
+        return rerouted.call(sort_segments, locals())  # the arguments, as called
     module = lib.module(x)
     flat, offsets = _segments(lib, x, offsets, check, module)
     _shaped_like(x, {"out": out, "values": values, "values_out": values_out})
@@ -558,6 +643,8 @@ def sort_segments(x, offsets=None, values=None, *, stable=True, descending=False
     out_flat = _rows_flat(lib, out, "out")
     s = lib.stream(x, stream)
     if values is None:
+        if values_out is not None:
+            raise ValueError("corank.sort_segments: values_out without values")
         _call(lib, module.sort_segments, flat, offsets, out_flat, None, None, stable, descending, s)
         return out
     if values_out is None:
@@ -565,6 +652,53 @@ def sort_segments(x, offsets=None, values=None, *, stable=True, descending=False
     _call(lib, module.sort_segments, flat, offsets, out_flat, _rows_flat(lib, values, "values"),
                          _rows_flat(lib, values_out, "values_out"), stable, descending, s)
     return out, values_out
+
+
+def argsort_segments(x, offsets=None, *, stable=True, descending=False, check=False, out=None,
+                     stream=None):
+    """int64 indices that sort each segment stably (ties in their original order). With 1-D
+    ``x`` and CSR ``offsets``: indices into ``x``, so ``x[result]`` is ``sort_segments(x,
+    offsets)`` and ``values[result]`` moves any values alongside. With a 2-D ``x`` and no
+    offsets: each row's indices into the row, as ``numpy.argsort(x, axis=1, kind="stable")``
+    (``take_along_axis`` applies them). ``stable=False`` lets the GPU use its unstable segmented
+    sort (then ties come in any order). Below 2^32 items (2^31 for PyTorch tensors) the sort moves
+    32-bit indices, widened into the result at the end. Offsets and ``check`` as in
+    ``sort_segments``."""
+    try:
+        lib = _library(x, stream)
+    except _Rerouted as rerouted:
+        return rerouted.call(argsort_segments, locals())  # the arguments, as called
+    module = lib.module(x)
+    rows = offsets is None
+    flat, offsets = _segments(lib, x, offsets, check, module)
+    _shaped_like(x, {"out": out})
+    _int64_out(out, "argsort_segments")
+    n, columns = _size(flat), (x.shape[1] if rows else 0)
+    keys = lib.empty(flat, flat.shape)  # the sorted keys: scratch
+    s = lib.stream(x, stream)
+    if n < min(lib.index32_limit, _INDEX32_LIMIT) and (out is None or _index_out_like(out, x)):
+        indices = lib.arange32(x, n)
+        if columns:
+            indices %= columns  # each row's own positions
+        _call(lib, module.sort_segments, flat, offsets, keys, indices, indices, stable, descending,
+              s)
+        widened = lib.as_int64(indices).reshape(x.shape)
+        if out is None:
+            return widened
+        _copy_into(lib, out, widened)
+        return out
+    # 64-bit indices, sorted where they end: in out, filled by out's own library.
+    if out is None:
+        out_flat = lib.arange(flat, n, 1)
+        out = out_flat.reshape(x.shape)
+    else:
+        out_lib = _library(out)
+        out_flat = _rows_flat(out_lib, out, "out")
+        _copy_into(out_lib, out_flat, out_lib.arange(out_flat, n, 1))
+    if columns:
+        out_flat %= columns
+    _call(lib, module.sort_segments, flat, offsets, keys, out_flat, out_flat, stable, descending, s)
+    return out
 
 
 # --- Scans ---------------------------------------------------------------------------------
@@ -612,10 +746,12 @@ def segmented_scan(x, offsets=None, op="add", exclusive=False, *, initial=None, 
     dtypes."""
     if op not in _SCAN_OPS:
         raise ValueError(f"op must be 'add', 'max' or 'min' (got {op!r})")
+    if initial is not None and not exclusive:
+        raise ValueError("initial= starts exclusive scans: pass exclusive=True")
     try:
-        lib = _library(x)
-    except _CudaArrayOnly:
-        return _through_cupy(segmented_scan, locals())  # the arguments, as called
+        lib = _library(x, stream)
+    except _Rerouted as rerouted:
+        return rerouted.call(segmented_scan, locals())  # the arguments, as called
     module = lib.module(x)
     flat, offsets = _segments(lib, x, offsets, check, module)
     _shaped_like(x, {"out": out})
@@ -633,12 +769,19 @@ def spmv_scan(matrix, x, iterations=1, *, check=False, out=None, stream=None):
     """The study's sparse-matrix iteration: starting from the matrix's values ``a``, ``iterations``
     times ``a = segmented inclusive sum-scan of a * x[column]`` over each row. ``matrix`` is a
     SciPy or CuPy CSR matrix or ``(data, indices, indptr)``; returns the final ``a`` (one value
-    per stored entry, in ``data``'s order), in ``out`` if given. On the CPU the iteration
+    per stored entry, in ``data``'s order), in ``out`` if given. ``check=True`` also verifies
+    that the column indices lie within ``x`` (a CuPy gather would wrap). On the CPU the iteration
     flushes subnormal values to zero (an x86 core takes a microcode assist on every subnormal
     operation), so results below the dtype's smallest normal number may read as zero."""
     if isinstance(matrix, tuple):
         data, indices, indptr = matrix
     else:
+        form = getattr(matrix, "format", "csr")
+        if form != "csr":  # a CSC matrix has the same three arrays, read by columns
+            raise TypeError(f"matrix must be in CSR form (got {form}: convert it with .tocsr())")
+        columns = getattr(matrix, "shape", (0, len(x)))[1]
+        if len(x) != columns:
+            raise ValueError(f"x has {len(x)} items, the matrix {columns} columns")
         try:
             data, indices, indptr = matrix.data, matrix.indices, matrix.indptr
         except AttributeError:
@@ -646,9 +789,9 @@ def spmv_scan(matrix, x, iterations=1, *, check=False, out=None, stream=None):
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
         raise ValueError("iterations must be an integer >= 0")
     try:
-        lib = _library(data)
-    except _CudaArrayOnly:
-        return _through_cupy(spmv_scan, dict(matrix=matrix, x=x, iterations=iterations,
+        lib = _library(data, stream)
+    except _Rerouted as rerouted:
+        return rerouted.call(spmv_scan, dict(matrix=matrix, x=x, iterations=iterations,
                                              check=check, out=out, stream=stream))
     module = lib.module(data)
     _flat(data, "data"), _flat(x, "x")
@@ -656,6 +799,8 @@ def spmv_scan(matrix, x, iterations=1, *, check=False, out=None, stream=None):
         raise ValueError("indices and data differ in length")
     if _dtype_name(x) != _dtype_name(data):
         raise TypeError(f"x ({x.dtype}) and the matrix's values ({data.dtype}) differ in dtype")
+    if check and _size(indices) and not (0 <= int(indices.min()) and int(indices.max()) < _size(x)):
+        raise ValueError(f"column indices must lie in [0, {_size(x)}): x's items")
     scale = x[indices]
     if out is None:
         out = lib.empty(data, data.shape)

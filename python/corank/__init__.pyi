@@ -41,6 +41,9 @@ def sort_segments(x: Array, offsets: Optional[Any], values: Any, *, stable: bool
                   descending: bool = False, check: bool = False, out: Optional[Array] = None,
                   values_out: Any = None,
                   stream: Optional[Stream] = None) -> Tuple[Array, Any]: ...
+def argsort_segments(x: Array, offsets: Optional[Any] = None, *, stable: bool = True,
+                     descending: bool = False, check: bool = False, out: Optional[Array] = None,
+                     stream: Optional[Stream] = None) -> Array: ...
 def segmented_scan(x: Array, offsets: Optional[Any] = None, op: ScanOp = "add",
                    exclusive: bool = False, *, initial: Optional[Union[int, float]] = None,
                    check: bool = False, out: Optional[Array] = None,

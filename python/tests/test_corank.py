@@ -91,6 +91,17 @@ def test_argmerge_indexes_the_concatenation(backend, rng, m, n):
     np.testing.assert_array_equal(got, stable_order(np.concatenate([a, b])))
 
 
+def test_argmerge_into_out_which_must_be_int64(backend, rng):
+    a = np.sort(random_keys(rng, 3000, np.int32, distinct=40))
+    b = np.sort(random_keys(rng, 2001, np.int32, distinct=40))
+    out = poisoned(backend, 5001, np.int64)
+    assert corank.argmerge(backend.to_device(a), backend.to_device(b), out=out) is out
+    np.testing.assert_array_equal(backend.to_numpy(out), stable_order(np.concatenate([a, b])))
+    with pytest.raises(TypeError, match="out must be int64"):
+        corank.argmerge(backend.to_device(a), backend.to_device(b),
+                        out=backend.to_device(np.zeros(5001, np.int32)))
+
+
 def test_merge_all_equal_keys_keeps_a_before_b(backend):
     a, b = np.full(5000, 7, np.uint16), np.full(3000, 7, np.uint16)
     got = backend.to_numpy(corank.argmerge(backend.to_device(a), backend.to_device(b)))
@@ -118,6 +129,18 @@ def test_merge_check_refuses_unsorted_inputs(backend):
         corank.merge(b, b, check=True, descending=True)
 
 
+def test_merge_check_refuses_nan_float32_keys(backend):
+    # float32 and float64 keys are compared with <: a NaN has no place, so check=True says so.
+    for dtype in (np.float32, np.float64):
+        a = backend.to_device(np.array([1, 2, np.nan], dtype))
+        b = backend.to_device(np.array([0, 3], dtype))
+        for call in (corank.merge, corank.argmerge):
+            with pytest.raises(ValueError, match="NaN keys"):
+                call(a, b, check=True)
+            with pytest.raises(ValueError, match="NaN keys"):
+                call(b, a, check=True)
+
+
 # --- sort ----------------------------------------------------------------------------------
 
 
@@ -125,7 +148,12 @@ def test_merge_check_refuses_unsorted_inputs(backend):
 @pytest.mark.parametrize("n", SIZES)
 def test_sort_matches_numpy(backend, rng, dtype, n):
     x = random_keys(rng, n, dtype)
-    got = corank.sort(backend.to_device(x))
+    if n % 2:  # odd sizes into a poisoned out= (an item left unwritten shows)
+        out = poisoned(backend, n, dtype)
+        assert corank.sort(backend.to_device(x), out=out) is out
+        got = out
+    else:
+        got = corank.sort(backend.to_device(x))
     np.testing.assert_array_equal(backend.to_numpy(got), np.sort(x))
 
 
@@ -220,7 +248,10 @@ def segment_reference(x, offsets, f):
 def test_sort_segments_matches_numpy(backend, rng, dtype, n, segments, stable):
     x = random_keys(rng, n, dtype)
     offsets = random_offsets(rng, n, segments)
-    got = corank.sort_segments(backend.to_device(x), backend.to_device(offsets), stable=stable)
+    out = None if stable else poisoned(backend, n, dtype)  # an item left unwritten shows
+    got = corank.sort_segments(backend.to_device(x), backend.to_device(offsets), stable=stable,
+                               out=out)
+    assert out is None or got is out
     np.testing.assert_array_equal(backend.to_numpy(got),
                                   segment_reference(x, offsets, np.sort))
 
@@ -245,6 +276,85 @@ def test_sort_segments_sorts_the_rows_of_a_2d_array(backend, rng, shape):
     got = corank.sort_segments(backend.to_device(x))
     assert tuple(got.shape) == shape
     np.testing.assert_array_equal(backend.to_numpy(got), np.sort(x, axis=1))
+
+
+def segment_argsort_reference(x, offsets, descending=False):
+    """Indices into x that sort each segment stably: np.argsort(kind="stable") per segment."""
+    return segment_reference(np.arange(len(x)), offsets,
+                             lambda idx: idx[stable_order(x[idx], descending)])
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int32, np.uint64, np.float32,
+                                   np.float64])
+@pytest.mark.parametrize("n,segments", [(0, 1), (1, 1), (100, 1), (5000, 10), (20000, 3000),
+                                        (100003, 7)])
+@pytest.mark.parametrize("descending", [False, True])
+def test_argsort_segments_is_numpys_stable_argsort_per_segment(backend, rng, dtype, n, segments,
+                                                               descending):
+    x = random_keys(rng, n, dtype, distinct=30)
+    offsets = random_offsets(rng, n, segments)
+    got = backend.to_numpy(corank.argsort_segments(backend.to_device(x),
+                                                   backend.to_device(offsets),
+                                                   descending=descending))
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got, segment_argsort_reference(x, offsets, descending))
+
+
+@pytest.mark.parametrize("shape", [(0, 5), (5, 0), (1, 1), (7, 1000), (1000, 33), (3, 70000)])
+@pytest.mark.parametrize("descending", [False, True])
+def test_argsort_segments_of_rows_is_numpys_argsort_along_rows(backend, rng, shape, descending):
+    x = random_keys(rng, shape[0] * shape[1], np.int16, distinct=20).reshape(shape)
+    got = backend.to_numpy(corank.argsort_segments(backend.to_device(x), descending=descending))
+    assert got.dtype == np.int64 and got.shape == shape
+    want = np.argsort(-x.astype(np.int32) if descending else x, axis=1, kind="stable")
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("index_bits", [32, 64])
+@pytest.mark.parametrize("rows", [False, True])
+def test_argsort_segments_with_32_and_64_bit_indices_and_out(backend, rng, monkeypatch,
+                                                             index_bits, rows):
+    # As argsort: corank._INDEX32_LIMIT lowered to 0 sends every size down the 64-bit path.
+    if index_bits == 64:
+        monkeypatch.setattr(corank, "_INDEX32_LIMIT", 0)
+    x = random_keys(rng, 40 * 501, np.float32, distinct=25)
+    if rows:
+        x = x.reshape(40, 501)
+        want, offsets = np.argsort(x, axis=1, kind="stable"), None
+    else:
+        offsets = random_offsets(rng, x.size, 40)
+        want = segment_argsort_reference(x, offsets)
+    args = (backend.to_device(x),) if rows else (backend.to_device(x), backend.to_device(offsets))
+    np.testing.assert_array_equal(backend.to_numpy(corank.argsort_segments(*args)), want)
+    out = poisoned(backend, x.size, np.int64)
+    out = out.reshape(x.shape)
+    assert corank.argsort_segments(*args, out=out) is out
+    np.testing.assert_array_equal(backend.to_numpy(out), want)
+    with pytest.raises(TypeError, match="out must be int64"):
+        corank.argsort_segments(*args, out=backend.to_device(np.zeros(x.shape, np.int32)))
+    with pytest.raises(ValueError, match="out has shape"):
+        corank.argsort_segments(*args, out=backend.to_device(np.zeros(x.size + 1, np.int64)))
+
+
+def test_argsort_segments_unstable_still_sorts_each_segment(backend, rng):
+    n = 50000
+    x = random_keys(rng, n, np.int32, distinct=10)
+    offsets = random_offsets(rng, n, 500)
+    got = backend.to_numpy(corank.argsort_segments(backend.to_device(x),
+                                                   backend.to_device(offsets), stable=False))
+    np.testing.assert_array_equal(x[got], segment_reference(x, offsets, np.sort))
+    for s in range(len(offsets) - 1):  # a permutation of each segment's own indices
+        segment = got[offsets[s]:offsets[s + 1]]
+        np.testing.assert_array_equal(np.sort(segment), np.arange(offsets[s], offsets[s + 1]))
+
+
+def test_argsort_segments_refuses_bad_offsets(backend):
+    x = backend.to_device(np.arange(10, dtype=np.int32))
+    for offsets in ([0, 5, 3, 10], [1, 10], [0, 9]):
+        with pytest.raises(ValueError, match="offsets"):
+            corank.argsort_segments(x, backend.to_device(np.array(offsets)), check=True)
+    with pytest.raises(ValueError, match="2-D"):
+        corank.argsort_segments(x)
 
 
 # --- segmented scan ------------------------------------------------------------------------
@@ -274,7 +384,10 @@ def test_segmented_scan_matches_numpy(backend, rng, dtype, op, exclusive, n, seg
     # Small integral values: float sums are exact in any order, integer ones wrap alike.
     x = random_keys(rng, n, dtype, distinct=8)
     offsets = random_offsets(rng, n, segments)
-    got = corank.segmented_scan(backend.to_device(x), backend.to_device(offsets), op, exclusive)
+    out = poisoned(backend, n, dtype) if exclusive else None  # an item left unwritten shows
+    got = corank.segmented_scan(backend.to_device(x), backend.to_device(offsets), op, exclusive,
+                                out=out)
+    assert out is None or got is out
     init = corank._identity(x, op)
     np.testing.assert_array_equal(backend.to_numpy(got),
                                   scan_reference(x, offsets, op, exclusive, init))
@@ -438,6 +551,171 @@ def test_row_forms_want_arrays_of_the_same_shape(backend):
         corank.sort_segments(x, out=wrong)
     with pytest.raises(ValueError, match="out has shape"):
         corank.segmented_scan(x, out=wrong)
+
+
+def test_arguments_that_would_be_ignored_are_refused(backend):
+    x = backend.to_device(np.arange(6, dtype=np.int32))
+    offsets = backend.to_device(np.array([0, 3, 6]))
+    with pytest.raises(ValueError, match="values_out without values"):
+        corank.sort_segments(x, offsets, values_out=backend.to_device(np.zeros(6, np.int32)))
+    with pytest.raises(ValueError, match="exclusive=True"):
+        corank.segmented_scan(x, offsets, initial=3)
+
+
+def test_spmv_scan_wants_a_csr_matrix_and_an_x_per_column(backend):
+    scipy_sparse = pytest.importorskip("scipy.sparse")
+    matrix = scipy_sparse.random(30, 20, density=0.2, format="csr", random_state=1)
+    with pytest.raises(TypeError, match="CSR form"):
+        corank.spmv_scan(matrix.tocsc(), np.ones(20))
+    with pytest.raises(ValueError, match="x has 19 items, the matrix 20 columns"):
+        corank.spmv_scan(matrix, np.ones(19))
+    data, indices, indptr = (backend.to_device(a) for a in (matrix.data, matrix.indices,
+                                                             matrix.indptr))
+    with pytest.raises(ValueError, match=r"column indices must lie in \[0, 19\)"):
+        corank.spmv_scan((data, indices, indptr), backend.to_device(np.ones(19)), check=True)
+
+
+def test_streams_are_integers_or_objects_holding_one():
+    class CuPyLike:
+        ptr = 12
+
+    class TorchLike:
+        cuda_stream = 34
+
+    class NumbaLike:
+        def __int__(self):
+            return 56
+
+    assert [corank._stream_handle(s) for s in (7, CuPyLike(), TorchLike(), NumbaLike())] == \
+        [7, 12, 34, 56]
+    with pytest.raises(TypeError, match="stream= takes"):
+        corank._stream_handle("default")
+
+
+@pytest.mark.parametrize("how", ["stream=", "current stream"])
+def test_gpu_calls_queue_all_their_work_on_the_callers_stream(backend, rng, how):
+    # A non-blocking side stream, given as stream= or made current: the library's own work of a
+    # call (argsort's arange and widening copy, int32 offsets' conversion, spmv_scan's gather)
+    # must be queued there too, or it races with corank's kernels (a widening copy on the
+    # default stream reads indices still being sorted). Only that stream is synchronised.
+    if not backend.gpu:
+        pytest.skip("streams: GPU arrays")
+    import contextlib
+
+    n = 3_000_000
+    x = random_keys(rng, n, np.int32, distinct=1000)
+    a, b = np.sort(x[:n // 2]), np.sort(x[n // 2:])
+    offsets = random_offsets(rng, n, 3000)
+    rows = x.reshape(3000, 1000)
+    dx, da, db, doffsets, drows = map(backend.to_device, (x, a, b, offsets.astype(np.int32), rows))
+    if backend.name == "cupy":
+        import cupy
+
+        cupy.cuda.Device().synchronize()  # the inputs are ready before the side stream starts
+        stream = cupy.cuda.Stream(non_blocking=True)
+        handle, current = stream.ptr, stream  # an integer; CuPy's streams are contexts
+    else:
+        import torch
+
+        torch.cuda.synchronize()
+        stream = torch.cuda.Stream()  # non-blocking
+        handle, current = stream, torch.cuda.stream(stream)  # a torch.cuda.Stream
+    context = current if how == "current stream" else contextlib.nullcontext()
+    given = {"stream": handle} if how == "stream=" else {}
+    with context:
+        got = {
+            "argsort": corank.argsort(dx, **given),
+            "argmerge": corank.argmerge(da, db, **given),
+            "argsort_segments": corank.argsort_segments(dx, doffsets, **given),
+            "rows": corank.argsort_segments(drows, **given),
+            "sort_segments": corank.sort_segments(dx, doffsets, **given),
+            "scan": corank.segmented_scan(dx, doffsets, "max", **given),
+        }
+    stream.synchronize()
+    want = {
+        "argsort": stable_order(x),
+        "argmerge": stable_order(np.concatenate([a, b])),
+        "argsort_segments": segment_argsort_reference(x, offsets),
+        "rows": np.argsort(rows, axis=1, kind="stable"),
+        "sort_segments": segment_reference(x, offsets, np.sort),
+        "scan": scan_reference(x, offsets, "max", False, 0),
+    }
+    for name in want:
+        np.testing.assert_array_equal(backend.to_numpy(got[name]), want[name], err_msg=name)
+
+
+def test_every_function_runs_in_the_context_of_the_given_stream(monkeypatch, rng):
+    # The rerouting of stream= on the CPU: NumPy given a stand-in on_stream (GPU libraries make
+    # the stream current there); every function must run inside it, with its result intact.
+    import contextlib
+
+    entered = []
+
+    @contextlib.contextmanager
+    def on_stream(self, x, stream):
+        entered.append(stream)
+        yield
+
+    monkeypatch.setattr(type(corank._library(np.zeros(1))), "on_stream", on_stream)
+    x = random_keys(rng, 3000, np.int32, distinct=50)
+    offsets = random_offsets(rng, 3000, 20)
+    a, b = np.sort(x[:1000]), np.sort(x[1000:])
+    data, indices, indptr = np.ones(4), np.array([0, 1, 1, 0]), np.array([0, 2, 4])
+    calls = {
+        "merge": (lambda s: corank.merge(a, b, stream=s), np.sort(x)),
+        "argmerge": (lambda s: corank.argmerge(a, b, stream=s),
+                     stable_order(np.concatenate([a, b]))),
+        "sort": (lambda s: corank.sort(x, stream=s), np.sort(x)),
+        "argsort": (lambda s: corank.argsort(x, stream=s), stable_order(x)),
+        "sort_segments": (lambda s: corank.sort_segments(x, offsets, stream=s),
+                          segment_reference(x, offsets, np.sort)),
+        "argsort_segments": (lambda s: corank.argsort_segments(x, offsets, stream=s),
+                             segment_argsort_reference(x, offsets)),
+        "segmented_scan": (lambda s: corank.segmented_scan(x, offsets, stream=s),
+                           scan_reference(x, offsets, "add", False, 0)),
+        "spmv_scan": (lambda s: corank.spmv_scan((data, indices, indptr), np.ones(2), 1,
+                                                 stream=s), np.array([1, 2, 1, 2.0])),
+    }
+    for number, (name, (call, want)) in enumerate(calls.items()):
+        np.testing.assert_array_equal(call(100 + number), want, err_msg=name)
+        assert entered == [100 + number], name
+        np.testing.assert_array_equal(call(None), want, err_msg=name)  # no stream: no context
+        assert entered == [100 + number], name
+        entered.clear()
+
+
+def test_dlpack_arrays_of_other_libraries_get_clear_errors():
+    # A DLPack array of no library corank knows (conftest's DLPackBits): computed on with out=,
+    # but the row form, check=True and the index functions' scratch need a known library.
+    from conftest import DLPackBits
+
+    x = DLPackBits(np.array([0x3f80, 0x4000, 0x3f80, 0x4000], np.uint16), "float16")
+    with pytest.raises(TypeError, match="check=True takes NumPy, CuPy or PyTorch"):
+        corank.merge(x, x, out=DLPackBits(np.zeros(8, np.uint16), "float16"), check=True)
+    with pytest.raises(TypeError, match="scratch space"):
+        corank.argsort(x, out=np.zeros(4, np.int64))
+    with pytest.raises(TypeError, match="scratch space"):
+        corank.argsort_segments(x, np.array([0, 4]), out=np.zeros(4, np.int64))
+    x.shape = (2, 2)  # as a 2-D array of another library would say
+    with pytest.raises(TypeError, match="row form"):
+        corank.sort_segments(x, out=DLPackBits(np.zeros(4, np.uint16), "float16"))
+
+
+def test_the_comparison_example_runs(tmp_path):
+    # python/examples/compare.py on a small size (NumPy here; CuPy and PyTorch where present).
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    example = pathlib.Path(__file__).resolve().parents[1] / "examples" / "compare.py"
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(corank.__file__)))  # this one
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [package_root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    run = subprocess.run([sys.executable, str(example), "20000"], capture_output=True, text=True,
+                         timeout=300, cwd=tmp_path, env=env)
+    assert run.returncode == 0, run.stderr
+    assert "corank" in run.stdout
 
 
 @pytest.mark.parametrize("dtype", [object, "datetime64[s]", "timedelta64[s]", "U1", "S1"])

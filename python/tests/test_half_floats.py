@@ -157,15 +157,34 @@ def test_merge_and_segments_order_nans_alike(backend, half, rng, m, n, descendin
     a, b = a[nan_order(a, descending)], b[nan_order(b, descending)]
     both = np.concatenate([a, b])
     got = call(half, corank.merge, half.to_device(a), half.to_device(b), out_size=m + n,
-               descending=descending)
+               descending=descending, check=half.kind != "dlpack")  # NaNs in place: accepted
     same_bits(half, got, both[nan_order(both, descending)])
     x_keys, x = keys_with_nans(half, rng, m + n)
     offsets = np.array([0, m, m + n])
-    want = np.concatenate([x[:m][nan_order(x[:m], descending)],
-                           x[m:][nan_order(x[m:], descending)]])
+    order = np.concatenate([nan_order(x[:m], descending), m + nan_order(x[m:], descending)])
     got = call(half, corank.sort_segments, x_keys, backend.to_device(offsets), out_size=m + n,
                descending=descending)
-    same_bits(half, got, want)
+    same_bits(half, got, x[order])
+    if half.kind != "dlpack":  # argsort_segments allocates its key buffer like x
+        got = corank.argsort_segments(x_keys, backend.to_device(offsets), descending=descending)
+        np.testing.assert_array_equal(backend.to_numpy(got), order)
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_merge_check_wants_nans_where_the_order_puts_them(backend, half, descending):
+    if half.kind == "dlpack":
+        pytest.skip("check=True: NumPy, CuPy and PyTorch arrays")
+    numbers = [3.0, 1.0, -2.0] if descending else [-2.0, 1.0, 3.0]
+    placed = [np.nan] + numbers if descending else numbers + [np.nan]  # NaNs first / last
+    misplaced = numbers + [np.nan] if descending else [np.nan] + numbers
+    other = half.to_device(np.array(numbers, np.float32))
+    corank.merge(half.to_device(np.array(placed, np.float32)), other, check=True,
+                 descending=descending)
+    for a, b in ((misplaced, numbers), (numbers, misplaced)):
+        with pytest.raises(ValueError, match="not sorted"):
+            corank.merge(half.to_device(np.array(a, np.float32)),
+                         half.to_device(np.array(b, np.float32)), check=True,
+                         descending=descending)
 
 
 @pytest.mark.parametrize("op", ["add", "max", "min"])
