@@ -248,6 +248,10 @@ def throughput_gpu(n):
            lambda: corank.sort_segments(rows, stable=False))
     report("rows of 1000", "torch.sort(x, dim=1)", lambda: torch.sort(trows, dim=1))
     report("rows of 1000", "cupy.sort(x, axis=1)", lambda: cupy.sort(rows, axis=1))
+    report("rows of 1000", "corank.argsort_segments(x) torch",
+           lambda: corank.argsort_segments(trows))
+    report("rows of 1000", "torch.argsort(x, dim=1, stable=True)",
+           lambda: torch.argsort(trows, dim=1, stable=True))
 
     halves = cupy.asarray(np.random.default_rng(8).standard_normal(n).astype(np.float16))
     thalves = torch.from_dlpack(halves)
@@ -257,7 +261,10 @@ def throughput_gpu(n):
     report("sort f16", "torch.sort(x) f16", lambda: torch.sort(thalves))
     report("sort f16", "corank.sort(x) torch bf16", lambda: corank.sort(tbf16))
     report("sort f16", "torch.sort(x) bf16", lambda: torch.sort(tbf16))
-    del halves, thalves, tbf16
+    # The 2-byte integer keys for scale: the same item size, compared as integers.
+    shorts = cupy.asarray(np.random.default_rng(9).integers(-2**15, 2**15, n, dtype=np.int16))
+    report("sort f16", "corank.sort(x) cupy int16", lambda: corank.sort(shorts))
+    del halves, thalves, tbf16, shorts
 
     values = keys.astype(cupy.float32).reshape(-1, 1000)
     tvalues = torch.from_dlpack(values)

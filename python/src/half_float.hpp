@@ -16,6 +16,10 @@
 #pragma once
 
 #include <corank/config.hpp>
+#ifdef __CUDACC__
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#endif
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -37,6 +41,16 @@ struct half_float {
 
   std::uint16_t bits;
 
+#ifdef __CUDACC__
+  /// The bits as CUDA's own type (__half or __nv_bfloat16), for the device's comparisons.
+  static __device__ __forceinline__ auto as_cuda(half_float h) {
+    if constexpr (ExponentBits == 5)
+      return __ushort_as_half(h.bits);
+    else
+      return __ushort_as_bfloat16(h.bits);
+  }
+#endif
+
   CORANK_HD constexpr bool is_nan() const { return (bits & magnitude_mask) > infinity_bits; }
 
   /// The place in the keys' order: sign-magnitude read as a signed integer (-0 and +0 both 0),
@@ -47,8 +61,17 @@ struct half_float {
     return bits & sign_mask ? -magnitude : magnitude;
   }
 
-  friend CORANK_HD constexpr bool operator<(half_float a, half_float b) {
+  friend CORANK_HD bool operator<(half_float a, half_float b) {
+#ifdef __CUDA_ARCH__
+    // The same order from the GPU's own 2-byte comparisons (HSETP2: -0.0 == +0.0, false with a
+    // NaN): a < b unless a >= b or a is NaN, so a number < NaN and NaN < nothing. Comparing
+    // the ordinals (two selects and a negation per side) sorted 100M float16 keys in 7.66 ms,
+    // this in 5.97 (int16 keys: 3.85; H100, docs/notes/python.md).
+    const auto x = as_cuda(a), y = as_cuda(b);
+    return !(__hge(x, y) | __hisnan(x));  // | : no branch
+#else
     return a.ordinal() < b.ordinal();
+#endif
   }
 
   /// The value as float (exact: float holds every float16 and bfloat16 value, NaN payloads too).
