@@ -158,7 +158,8 @@ TEST_F(CpuToolbox, UnsortedNeedlesMatchStdBoundsThroughThePublicCalls) {
   // Few needles in a small haystack (one by one), and many in a haystack past the cache bound
   // (sorted first), descending by greater.
   const std::size_t big_m = tuning::haystack_cached_bytes / sizeof(int) + 17;
-  const std::size_t big_n = big_m / tuning::sort_needles_from_share + 5;
+  const std::size_t big_n =
+      std::max(tuning::sort_needles_from, big_m / tuning::sort_needles_from_share) + 5;
   ASSERT_TRUE(corank::cpu::detail::sort_needles_first<int>(big_m, big_n));
   ASSERT_FALSE(corank::cpu::detail::sort_needles_first<int>(5000, 3001));
   for (const auto& [m, n] : {std::pair<std::size_t, std::size_t>{5000, 3001}, {big_m, big_n}}) {

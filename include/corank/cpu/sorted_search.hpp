@@ -95,7 +95,7 @@ template <class Key>
 bool sort_needles_first(std::size_t m, std::size_t n) {
   return std::is_trivially_copyable_v<Key> &&
          n <= std::size_t(std::numeric_limits<needle_place>::max()) &&
-         n >= m / tuning::sort_needles_from_share &&
+         n >= tuning::sort_needles_from && n >= m / tuning::sort_needles_from_share &&
          m * sizeof(Key) > tuning::haystack_cached_bytes;
 }
 

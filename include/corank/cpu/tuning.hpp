@@ -11,13 +11,15 @@ namespace corank::cpu::tuning {
 /// Below this many items an algorithm runs on the calling thread alone.
 inline constexpr std::size_t sequential_below_items = std::size_t(1) << 15;
 
-/// lower_bound / upper_bound sort needles in any order first when there are at least m /
-/// sort_needles_from_share of them for m haystack keys and the haystack is larger than
-/// haystack_cached_bytes (a core's L2); otherwise a binary search each. 2 loaded cores (load 6-9),
-/// u32: at 10^7 keys sorting first ties at 10^5 needles and wins 4.7x at 10^6; at 10^5 keys (400
-/// KB) the binary searches win at 10^5 needles (docs/notes/toolbox.md).
-inline constexpr std::size_t sort_needles_from_share = 16;
-inline constexpr std::size_t haystack_cached_bytes = std::size_t(1) << 20;
+/// lower_bound / upper_bound sort needles in any order first when there are at least
+/// max(sort_needles_from, m / sort_needles_from_share) of them for m haystack keys and the haystack
+/// is larger than haystack_cached_bytes; otherwise a binary search each. 2 quiet cores, u32 (load
+/// 1.3): at 10^7 keys the binary searches win at 10^4 needles (1.9 ms against 4.5) and sorting
+/// first from 10^5 (4.8x); at 10^6 keys from 10^4 (1.2x); at 10^5 keys (400 KB) from 10^4 (1.4x),
+/// the binary searches at 10^3 (docs/notes/toolbox.md).
+inline constexpr std::size_t sort_needles_from = std::size_t(1) << 12;
+inline constexpr std::size_t sort_needles_from_share = 256;
+inline constexpr std::size_t haystack_cached_bytes = std::size_t(256) << 10;
 
 /// Parallel merges cut the output into up to this many chunks per thread, scheduled dynamically,
 /// each of at least merge_min_chunk_items outputs.
