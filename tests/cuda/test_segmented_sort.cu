@@ -160,7 +160,8 @@ void expect_unstable_segments(const std::vector<K>& keys, const std::vector<Offs
   CORANK_ASSERT_CUDA(corank::cuda::sort_segments_by_key(dk2.data(), dv.data(), n, d_offsets.data(),
                                                         segments, comp));
   CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
-  const auto got_keys = dk2.result(), got_vals = dv.result();
+  const auto got_keys = dk2.result();
+  const auto got_vals = dv.result();
   ASSERT_TRUE(same_bits(got_keys, expected));
   for (std::size_t s = 0; s < segments; ++s) {
     std::vector<std::uint32_t> origin(got_vals.begin() + std::ptrdiff_t(offsets[s]),
@@ -262,6 +263,31 @@ TEST_F(StableSortSegments, SortsEveryShortLengthOfEveryKeyType) {
   expect_every_short_length<double>(rng, corank::less{}, 1ull << 40);
   expect_every_short_length<pair_key>(rng, by_hi{}, 10);
   expect_every_short_length<wide_key>(rng, wide_order{}, 5);
+}
+
+/// Every length a warp sorts in its registers when a longer segment shares its group of 32
+/// (keys alone whose ties are identical), two past it, and uniform mixes that put every length
+/// class in one group, for signed and unsigned keys both ways, 32- and 64-bit offsets.
+TEST_F(StableSortSegments, SortsEveryLengthTheWarpNetworksTake) {
+  const std::size_t warp_max = 32 * std::size_t(policy_of<std::uint32_t>::warp_registers);
+  for (std::size_t length = 1; length <= warp_max + 2; ++length) {
+    std::vector<std::size_t> sizes = equal_segments(length, 3000);
+    sizes.insert(sizes.begin() + std::ptrdiff_t(sizes.size() / 2), {1, 3, 0, 2});
+    std::size_t n = 0;
+    for (std::size_t s : sizes) n += s;
+    expect_stable_segments(random_keys<std::uint32_t>(rng, n, 40), offsets_of(sizes),
+                           corank::less{});
+  }
+  for (std::size_t top : {warp_max / 2 + 1, warp_max, warp_max + 1}) {
+    std::vector<std::size_t> sizes;
+    for (std::size_t n = 0; n < 200000; n += sizes.back()) sizes.push_back(rng() % (top + 1));
+    std::size_t n = 0;
+    for (std::size_t s : sizes) n += s;
+    expect_stable_segments(random_keys<std::uint32_t>(rng, n, 1ull << 32), offsets_of(sizes),
+                           corank::less{});
+    expect_stable_segments(random_keys<std::int32_t>(rng, n, 1ull << 32), offsets_of<int>(sizes),
+                           corank::greater{});
+  }
 }
 
 /// Windows of short segments where one segment is one past the rank sort's longest (the window
@@ -499,6 +525,24 @@ TEST_F(SortSegments, SortsOneSegmentOfEverySizeClass) {
        {1, 2, 32, 33, 64, 65, 256, 257, 1023, 1024, 1025, 2048, 2049, 8191, 8192, 8193, 100000})
     expect_unstable_segments(random_keys<std::uint32_t>(rng, n, 1ull << 32), offsets_of<int>({n}),
                              corank::less{});
+}
+
+/// Every length the warps sort in registers or in shared memory, keys and pairs (values must
+/// follow their keys through the register networks' shuffles).
+TEST_F(SortSegments, SortsEveryLengthOfTheWarpNetworks) {
+  for (std::size_t length = 1; length <= 300; length += length < 140 ? 1 : 37) {
+    std::vector<std::size_t> sizes = equal_segments(length, 4000);
+    sizes.insert(sizes.begin() + 1, {0, length + 1});
+    std::size_t n = 0;
+    for (std::size_t s : sizes) n += s;
+    expect_unstable_segments(random_keys<std::uint32_t>(rng, n, 50), offsets_of<int>(sizes),
+                             corank::less{});
+  }
+  std::vector<std::size_t> sizes;
+  for (std::size_t n = 0; n < 200000; n += sizes.back()) sizes.push_back(rng() % 200);
+  std::size_t n = 0;
+  for (std::size_t s : sizes) n += s;
+  expect_unstable_segments(random_keys<double>(rng, n, 1000), offsets_of(sizes), corank::greater{});
 }
 
 TEST_F(SortSegments, SortsMixedSizes) {

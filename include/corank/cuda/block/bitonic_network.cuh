@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "corank/functional.hpp"
 
@@ -255,34 +256,93 @@ __device__ __forceinline__ T shuffle_xor(const T& x, unsigned mask) {
   return out;
 }
 
-/// The whole network on S independent sequences of up to 32 keys each, one key of each per lane
-/// (sequence i: lanes below count[i] hold keys in key[i]), across the lanes of a warp: no shared
-/// memory, no barriers. The S sequences' shuffles are independent, so they overlap. Sequences
-/// shorter than the longest run its extra stages as no-ops (a sorted run stays put). All 32 lanes
-/// call it.
-template <int S, class Key, class Value, class Compare>
-__device__ __forceinline__ void warp_lane_sort(Key (&key)[S], Value (&val)[S],
-                                               const unsigned (&count)[S], unsigned lane,
-                                               Compare comp) {
+/// The step of bit J inside each lane's R registers (positions lane * R + r): the flip pairs r with
+/// r ^ (2^(J+1) - 1), a half-cleaner r with r | 2^J.
+template <int J, bool Flip, int R, int S, class Key, class Value, class Compare>
+__device__ __forceinline__ void lane_step(Key (&key)[S][R], Value (&val)[S][R],
+                                          const unsigned (&count)[S], unsigned lane, Compare comp) {
+#pragma unroll
+  for (int lo = 0; lo < R; ++lo) {
+    if (lo & (1 << J)) continue;
+    const int hi = Flip ? lo ^ ((2 << J) - 1) : lo | (1 << J);
+#pragma unroll
+    for (int i = 0; i < S; ++i) {
+      // Selects, not branches: the lanes of a warp disagree.
+      const bool swap = (lane * R + unsigned(hi) < count[i]) & comp(key[i][hi], key[i][lo]);
+      const Key k_lo = key[i][lo], k_hi = key[i][hi];
+      key[i][lo] = swap ? k_hi : k_lo, key[i][hi] = swap ? k_lo : k_hi;
+      if constexpr (!std::is_same_v<Value, no_value>) {
+        const Value v_lo = val[i][lo], v_hi = val[i][hi];
+        val[i][lo] = swap ? v_hi : v_lo, val[i][hi] = swap ? v_lo : v_hi;
+      }
+    }
+  }
+}
+
+/// lane_step<j> for a j known at run time (register indices must be constants).
+template <int... J, int R, int S, class Key, class Value, class Compare>
+__device__ __forceinline__ void lane_steps(std::integer_sequence<int, J...>, int j,
+                                           Key (&key)[S][R], Value (&val)[S][R],
+                                           const unsigned (&count)[S], unsigned lane, bool flip,
+                                           Compare comp) {
+  ((j == J ? (flip ? lane_step<J, true>(key, val, count, lane, comp)
+                   : lane_step<J, false>(key, val, count, lane, comp))
+           : void()),
+   ...);
+}
+
+/// The whole network on S independent sequences of up to 32 x R keys each, across the lanes of a
+/// warp: lane l holds positions l * R to l * R + R - 1 of sequence i in key[i] (those below
+/// count[i] are keys), no shared memory, no barriers. Steps within R positions stay in a lane's
+/// registers; the others exchange by shuffles, and the S sequences' shuffles are independent, so
+/// they overlap. Sequences shorter than the longest run its extra stages as no-ops (a sorted run
+/// stays put). All 32 lanes call it.
+template <int R, int S, class Key, class Value, class Compare>
+__device__ __forceinline__ void warp_sort(Key (&key)[S][R], Value (&val)[S][R],
+                                          const unsigned (&count)[S], unsigned lane, Compare comp) {
+  static_assert(R >= 1 && R <= 32 && (R & (R - 1)) == 0, "a power of two of keys per lane");
+  constexpr int lane_bits = __builtin_ctz(unsigned(R));
   unsigned longest = 0;
 #pragma unroll
   for (int i = 0; i < S; ++i) longest = count[i] > longest ? count[i] : longest;
   for (int stage = 1; (1u << (stage - 1)) < longest; ++stage)
     for (int j = stage - 1; j >= 0; --j) {
-      const unsigned mask = j == stage - 1 ? (2u << j) - 1 : 1u << j;  // flip, then half-cleaners
-      const bool upper = (lane >> j) & 1u;
+      const bool flip = j == stage - 1;
+      if (j < lane_bits) {
+        lane_steps(std::make_integer_sequence<int, lane_bits>{}, j, key, val, count, lane, flip,
+                   comp);
+        continue;
+      }
+      // Lanes lane and lane ^ mask; a flip also mirrors the registers (r with R - 1 - r).
+      const int lane_j = j - lane_bits;
+      const unsigned mask = flip ? (2u << lane_j) - 1 : 1u << lane_j;
+      const bool upper = (lane >> lane_j) & 1u;
       const unsigned upper_lane = upper ? lane : lane ^ mask;
 #pragma unroll
       for (int i = 0; i < S; ++i) {
-        const Key other = shuffle_xor(key[i], mask);
-        // Both lanes of a pair decide alike: the upper lane's key before the lower lane's swaps.
-        const bool swap =
-            upper_lane < count[i] && (upper ? comp(key[i], other) : comp(other, key[i]));
-        if constexpr (!std::is_same_v<Value, no_value>) {
-          const Value other_val = shuffle_xor(val[i], mask);
-          if (swap) val[i] = other_val;
+        Key other[R];
+        Value other_val[R];
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+          // Values picked from constant registers (an element chosen at run time, or its address,
+          // would go to local memory).
+          const Key mine = flip ? Key(key[i][R - 1 - r]) : Key(key[i][r]);
+          other[r] = shuffle_xor(mine, mask);
+          if constexpr (!std::is_same_v<Value, no_value>) {
+            const Value mine_val = flip ? Value(val[i][R - 1 - r]) : Value(val[i][r]);
+            other_val[r] = shuffle_xor(mine_val, mask);
+          }
         }
-        if (swap) key[i] = other;
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+          // Both lanes of a pair decide alike: the upper position's key before the lower's swaps.
+          const unsigned upper_at = upper_lane * R + unsigned(upper || !flip ? r : R - 1 - r);
+          const bool below = comp(other[r], key[i][r]), above = comp(key[i][r], other[r]);
+          const bool swap = (upper_at < count[i]) & (upper ? above : below);
+          if constexpr (!std::is_same_v<Value, no_value>)
+            val[i][r] = swap ? other_val[r] : val[i][r];
+          key[i][r] = swap ? other[r] : key[i][r];
+        }
       }
     }
 }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "corank/cuda/block/merge_sort.cuh"
 #include "corank/cuda/detail/launch.cuh"
 #include "corank/cuda/detail/temporary_storage.cuh"
 #include "corank/cuda/device.cuh"
@@ -59,7 +60,9 @@ cudaError_t sort_segments_run(Key* keys, Value* vals, std::size_t n, const Offse
   constexpr int block_b = Policy::block_max_bits - __builtin_ctz(unsigned(NT));
   constexpr int large_bg = 4;
 
-  const auto small_kernel = kernels::segmented_sort_small<W, warp_b, Key, Value, Offset, Compare>;
+  const auto small_kernel =
+      kernels::segmented_sort_small<W, warp_b, Policy::warp_registers, Policy::warp_batch, Key,
+                                    Value, Offset, Compare>;
   const auto medium_kernel =
       kernels::segmented_sort_medium<NT, block_b, Key, Value, Offset, Compare>;
   const auto large_kernel =
@@ -117,8 +120,8 @@ struct stable_segments_layout {
   static constexpr std::size_t tile = Policy::tile, window = Policy::window;
   std::size_t windows, long_slots, tile_slots;
   temporary_layout all;
-  temporary_part counts, starts, not_tiny, small_groups, deferred, long_segments, long_first_tiles,
-      tile_owners, keys, values;
+  temporary_part counts, starts, not_tiny, small_groups, warp_list, deferred, long_segments,
+      long_first_tiles, tile_owners, keys, values;
   stable_segments_layout(std::size_t n, std::size_t num_segments)
       : windows((n + window - 1) / window),
         long_slots(std::min(num_segments, n / (window + 1))),
@@ -127,6 +130,8 @@ struct stable_segments_layout {
     starts = all.add<std::size_t>(windows + 1);
     not_tiny = all.add<unsigned char>(windows);
     small_groups = all.add<unsigned>(num_segments / 32 + 1);
+    if (Policy::warp_registers > 0 && num_segments <= 0xffffffffu)
+      warp_list = all.add<unsigned>(num_segments);
     deferred = all.add<unsigned>(windows);
     long_segments = all.add<std::size_t>(long_slots);
     long_first_tiles = all.add<std::size_t>(long_slots);
@@ -160,6 +165,9 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   auto* starts = layout.starts.template in<std::size_t>(temp);
   auto* not_tiny = layout.not_tiny.template in<unsigned char>(temp);
   const kernels::tiny_groups groups{layout.small_groups.template in<unsigned>(temp)};
+  // Segments a warp sorts in its registers, where ties are identical (the network is not stable).
+  constexpr bool warp_sorts = block::ties_are_identical<Key, Value, Compare>;
+  unsigned* warp_list = warp_sorts ? layout.warp_list.template in<unsigned>(temp) : nullptr;
   auto* deferred = layout.deferred.template in<unsigned>(temp);
   const kernels::long_segment_list longs{layout.long_segments.template in<std::size_t>(temp),
                                          layout.long_first_tiles.template in<std::size_t>(temp),
@@ -197,10 +205,23 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
     CORANK_CUDA_TRY(cudaMemsetAsync(not_tiny, 0, layout.windows, stream));
     // A warp per 32 segments, grid-stride past 2^30 blocks' worth.
     const std::size_t tiny_blocks = std::min<std::size_t>((num_segments + st - 1) / st, 1u << 30);
-    kernels::stable_sort_tiny_segments<Policy::tiny_sort_max, Policy::small_sort_max>
+    constexpr int warp_max = 32 * Policy::warp_registers;
+    kernels::stable_sort_tiny_segments<Policy::tiny_sort_max, Policy::small_sort_max,
+                                       Policy::warp_sort_above, warp_max, Policy::warp_fill>
         <<<unsigned(tiny_blocks), st, 0, stream>>>(keys, vals, offsets, num_segments,
-                                                   Policy::window, not_tiny, groups, counts, comp);
+                                                   Policy::window, not_tiny, groups, warp_list,
+                                                   counts, comp);
     CORANK_CUDA_TRY(cudaGetLastError());
+    if constexpr (warp_sorts && Policy::warp_registers > 0) {
+      const auto warp_kernel =
+          kernels::stable_sort_warp_segments<Policy::warp_registers, Policy::warp_batch, Key, Value,
+                                             Offset, Compare>;
+      unsigned warp_grid = 0;
+      CORANK_CUDA_TRY(resident_blocks(warp_kernel, st, 0, &warp_grid));
+      warp_kernel<<<warp_grid, st, 0, stream>>>(keys, vals, offsets, warp_list, not_tiny,
+                                                Policy::window, counts, comp);
+      CORANK_CUDA_TRY(cudaGetLastError());
+    }
     // A wave of resident blocks over the groups listed on the device (none: they return at once).
     small_kernel<<<small_grid, st, 0, stream>>>(keys, vals, offsets, num_segments, groups, counts,
                                                 comp);

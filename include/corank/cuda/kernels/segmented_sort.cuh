@@ -70,6 +70,27 @@ __global__ void segmented_classify(const Offset* offsets, std::size_t num_segmen
   }
 }
 
+/// The bounds of list entries [w, w + S) (size 0 past count): lane i < S loads entry w + i and its
+/// segment's offsets (one load each for all S), then every lane gets them by shuffles.
+template <int S, class Offset>
+__device__ __forceinline__ void listed_bounds(const Offset* offsets, segment_list list,
+                                              std::size_t w, std::size_t count, unsigned lane,
+                                              std::size_t (&begin)[S], unsigned (&size)[S]) {
+  static_assert(S >= 1 && S <= 32, "a lane per entry");
+  std::size_t my_begin = 0;
+  unsigned my_size = 0;
+  if (lane < unsigned(S) && w + lane < count) {
+    const unsigned s = list[unsigned(w + lane)];
+    my_begin = std::size_t(offsets[s]);
+    my_size = unsigned(std::size_t(offsets[s + 1]) - my_begin);
+  }
+#pragma unroll
+  for (int i = 0; i < S; ++i) {
+    begin[i] = __shfl_sync(0xffffffffu, my_begin, i);
+    size[i] = __shfl_sync(0xffffffffu, my_size, i);
+  }
+}
+
 /// A warp per S segments of at most 32 keys: one key of each per lane, sorted across lanes by
 /// shuffles. Few registers and no shared memory, so the whole GPU's warps overlap their loads; S
 /// segments per warp overlap their load -> sort -> store chains too. Lane i < S reads list entry
@@ -85,35 +106,80 @@ __global__ void __launch_bounds__(256)
   const unsigned count = *counter;
   const std::size_t first = std::size_t((blockIdx.x * blockDim.x + threadIdx.x) / 32) * S;
   for (std::size_t w = first; w < count; w += std::size_t(warps) * S) {
-    std::size_t my_begin = 0;
-    unsigned my_size = 0;
-    if (lane < S && w + lane < count) {
-      const unsigned s = list[unsigned(w + lane)];
-      my_begin = std::size_t(offsets[s]);
-      my_size = unsigned(std::size_t(offsets[s + 1]) - my_begin);
-    }
     std::size_t begin[S];
     unsigned size[S];
-    Key key[S];
-    Value val[S];
+    listed_bounds(offsets, list, w, count, lane, begin, size);
+    Key key[S][1];
+    Value val[S][1];
 #pragma unroll
     for (int i = 0; i < S; ++i) {
-      begin[i] = __shfl_sync(0xffffffffu, my_begin, i);
-      size[i] = __shfl_sync(0xffffffffu, my_size, i);
-      val[i] = Value{};
+      val[i][0] = Value{};
       if (lane < size[i]) {
-        key[i] = keys[begin[i] + lane];
-        if constexpr (has_values) val[i] = vals[begin[i] + lane];
+        key[i][0] = keys[begin[i] + lane];
+        if constexpr (has_values) val[i][0] = vals[begin[i] + lane];
       }
     }
-    block::warp_lane_sort(key, val, size, lane, comp);
+    block::warp_sort(key, val, size, lane, comp);
 #pragma unroll
     for (int i = 0; i < S; ++i)
       if (lane < size[i]) {
-        keys[begin[i] + lane] = key[i];
-        if constexpr (has_values) vals[begin[i] + lane] = val[i];
+        keys[begin[i] + lane] = key[i][0];
+        if constexpr (has_values) vals[begin[i] + lane] = val[i][0];
       }
   }
+}
+
+/// Sorts S segments of at most 32 x R keys each (segment i: size[i] keys at keys + begin[i]; 0:
+/// none) in a warp's registers (block::warp_sort): lane l holds positions l * R to l * R + R - 1
+/// of each. Their loads, shuffles and stores overlap: a warp that sorted one segment at a time
+/// waited for memory once per segment. All 32 lanes call it.
+template <int R, int S, class Key, class Value, class Compare>
+__device__ __forceinline__ void warp_sort_segments(Key* keys, Value* vals,
+                                                   const std::size_t (&begin)[S],
+                                                   const unsigned (&size)[S], unsigned lane,
+                                                   Compare comp) {
+  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  Key key[S][R];
+  Value val[S][R];
+#pragma unroll
+  for (int i = 0; i < S; ++i)
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const unsigned at = lane * R + unsigned(r);
+      val[i][r] = Value{};
+      if (at < size[i]) {
+        key[i][r] = keys[begin[i] + at];
+        if constexpr (has_values) val[i][r] = vals[begin[i] + at];
+      }
+    }
+  block::warp_sort(key, val, size, lane, comp);
+#pragma unroll
+  for (int i = 0; i < S; ++i)
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const unsigned at = lane * R + unsigned(r);
+      if (at < size[i]) {
+        keys[begin[i] + at] = key[i][r];
+        if constexpr (has_values) vals[begin[i] + at] = val[i][r];
+      }
+    }
+}
+
+/// warp_sort_segments with the fewest keys per lane that hold the longest (at most 32 x MaxR).
+template <int MaxR, int S, class Key, class Value, class Compare>
+__device__ __forceinline__ void warp_sort_segments_of(Key* keys, Value* vals,
+                                                      const std::size_t (&begin)[S],
+                                                      const unsigned (&size)[S], unsigned lane,
+                                                      Compare comp) {
+  unsigned longest = 0;
+#pragma unroll
+  for (int i = 0; i < S; ++i) longest = size[i] > longest ? size[i] : longest;
+  if (MaxR == 1 || longest <= 32)
+    warp_sort_segments<1>(keys, vals, begin, size, lane, comp);
+  else if (MaxR == 2 || longest <= 64)
+    warp_sort_segments<(MaxR < 2 ? MaxR : 2)>(keys, vals, begin, size, lane, comp);
+  else
+    warp_sort_segments<MaxR>(keys, vals, begin, size, lane, comp);
 }
 
 /// Sorts a whole segment of `count` keys with the NT x 2^B network in shared memory.
@@ -125,10 +191,12 @@ __device__ __forceinline__ void sort_in_shared(Key* keys, Value* vals, Key* s_ke
   tile_network<NT, B>(keys, vals, s_keys, s_vals, count, 1, stages, rank, comp, sync);
 }
 
-/// A warp per segment of the small list; the network's width follows the segment's size.
-/// Two blocks per multiprocessor at least (registers capped at 128): a single one left the
-/// GPU latency-bound.
-template <int Warps, int MaxB, class Key, class Value, class Offset, class Compare>
+/// A warp per Batch segments of the small list in turn; the network's width follows the segment's
+/// size: in registers up to 32 x RegistersMax keys (the batch's at once), in shared memory above.
+/// Two blocks per multiprocessor at least (registers capped at 128): a single one left the GPU
+/// latency-bound.
+template <int Warps, int MaxB, int RegistersMax, int Batch, class Key, class Value, class Offset,
+          class Compare>
 __global__ void __launch_bounds__(Warps * 32, 2)
     segmented_sort_small(Key* keys, Value* vals, const Offset* offsets, segment_list list,
                          const unsigned* counter, Compare comp) {
@@ -138,18 +206,27 @@ __global__ void __launch_bounds__(Warps * 32, 2)
   const bitonic_smem<Key, Value> smem(smem_raw + warp * bitonic_smem_bytes<Key, Value>(capacity),
                                       capacity);
   const unsigned count = *counter;
-  for (unsigned w = blockIdx.x * Warps + warp; w < count; w += gridDim.x * Warps) {
-    const unsigned s = list[w];
-    const std::size_t begin = std::size_t(offsets[s]);
-    const unsigned size = unsigned(std::size_t(offsets[s + 1]) - begin);
-    Key* k = keys + begin;
-    Value* v = vals + begin;
-    if (size <= 64)
-      sort_in_shared<32, 1>(k, v, smem.keys, smem.vals, size, lane, comp, block::warp_sync{});
-    else if (size <= 256)
-      sort_in_shared<32, 3>(k, v, smem.keys, smem.vals, size, lane, comp, block::warp_sync{});
-    else
-      sort_in_shared<32, MaxB>(k, v, smem.keys, smem.vals, size, lane, comp, block::warp_sync{});
+  for (unsigned w = (blockIdx.x * Warps + warp) * Batch; w < count;
+       w += gridDim.x * Warps * Batch) {
+    std::size_t begin[Batch];
+    unsigned size[Batch], in_registers[Batch];
+    listed_bounds(offsets, list, w, count, lane, begin, size);
+#pragma unroll
+    for (int i = 0; i < Batch; ++i)
+      in_registers[i] = size[i] <= unsigned(32 * RegistersMax) ? size[i] : 0;
+    warp_sort_segments_of<RegistersMax>(keys, vals, begin, in_registers, lane, comp);
+#pragma unroll
+    for (int i = 0; i < Batch; ++i) {
+      Key* k = keys + begin[i];
+      Value* v = vals + begin[i];
+      if (size[i] <= unsigned(32 * RegistersMax))
+        continue;
+      else if (size[i] <= 256)
+        sort_in_shared<32, 3>(k, v, smem.keys, smem.vals, size[i], lane, comp, block::warp_sync{});
+      else
+        sort_in_shared<32, MaxB>(k, v, smem.keys, smem.vals, size[i], lane, comp,
+                                 block::warp_sync{});
+    }
   }
 }
 
@@ -223,7 +300,8 @@ __global__ void __launch_bounds__(NT)
 /// stable_sort_windows (their ids in a list of its own).
 struct long_segment_counts {
   unsigned long long segments, tiles, longest, deferred_windows;
-  unsigned long long small_groups;  // listed by stable_sort_tiny_segments
+  unsigned long long small_groups;   // listed by stable_sort_tiny_segments
+  unsigned long long warp_segments;  // likewise, for stable_sort_warp_segments
 };
 
 /// The long segments, in no particular order: segment ids, the index of each one's first tile,
@@ -324,13 +402,19 @@ struct lane_segment {
 /// segment. A group of nothing longer than Tiny keys is sorted here, each lane in its registers
 /// (few registers, no shared memory: the GPU's warps overlap their loads). A group whose longest
 /// has up to Small keys is listed for stable_sort_small_groups. In a group with a longer one, the
-/// segments of up to Tiny keys are sorted here and the others flag the window their head lies in
+/// segments of up to Tiny keys are sorted here, those of WarpMin + 1 to WarpMax keys that fill at
+/// least WarpFill quarters of their network (the next power of two) are listed in
+/// warp_list for stable_sort_warp_segments (when warp_list is not null: only where ties are
+/// identical, for its network is not stable), and the others flag the window their head lies in
 /// (not_tiny[w] = 1) for stable_sort_short_windows, which passes over the windows left unflagged.
-template <int Tiny, int Small, class Key, class Value, class Offset, class Compare>
+template <int Tiny, int Small, int WarpMin, int WarpMax, int WarpFill, class Key, class Value,
+          class Offset, class Compare>
 __global__ void __launch_bounds__(256)
     stable_sort_tiny_segments(Key* keys, Value* vals, const Offset* offsets,
                               std::size_t num_segments, std::size_t window, unsigned char* not_tiny,
-                              tiny_groups groups, long_segment_counts* counts, Compare comp) {
+                              tiny_groups groups, unsigned* warp_list, long_segment_counts* counts,
+                              Compare comp) {
+  constexpr std::size_t warp_sorted_max = std::size_t(WarpMax);
   const unsigned lane = threadIdx.x % 32;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t base = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x - lane;
@@ -344,9 +428,46 @@ __global__ void __launch_bounds__(256)
       if (lane == 0) groups.small[atomicAdd(&counts->small_groups, 1ull)] = unsigned(base / 32);
       continue;
     }
-    if (size > std::size_t(Tiny)) not_tiny[begin / window] = 1;
+    // A network of 2^k slots, so only segments that fill enough of theirs.
+    const std::size_t slots = size > 1 ? std::size_t(2) << (63 - __clzll(size - 1)) : 1;
+    const bool to_warp = warp_list && size > std::size_t(Tiny) && size > std::size_t(WarpMin) &&
+                         size <= warp_sorted_max && 4 * size >= std::size_t(WarpFill) * slots;
+    if (size > std::size_t(Tiny) && !to_warp) not_tiny[begin / window] = 1;
     if (size > 1 && size <= std::size_t(Tiny))
       lane_segment<Tiny, Key, Value>().sort(keys, vals, begin, int(size), comp);
+    // One atomic per warp: the lanes' places in the list follow their order.
+    const unsigned listed = __ballot_sync(0xffffffffu, to_warp);
+    if (listed) {
+      unsigned long long first = 0;
+      if (lane == 0) first = atomicAdd(&counts->warp_segments, (unsigned long long)__popc(listed));
+      first = __shfl_sync(0xffffffffu, first, 0);
+      if (to_warp) warp_list[first + __popc(listed & ((1u << lane) - 1))] = unsigned(s);
+    }
+  }
+}
+
+/// The segments stable_sort_tiny_segments listed for a warp's registers (counts->warp_segments of
+/// them), Batch of them at a time per warp (warp_sort_segments_of: up to 32 x R keys each), but
+/// those whose window another segment flagged: the window's sort takes them. A kernel of its own,
+/// so that the first one keeps few registers. A grid of resident blocks loops over the count on
+/// the device.
+template <int R, int Batch, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(256)
+    stable_sort_warp_segments(Key* keys, Value* vals, const Offset* offsets, unsigned* warp_list,
+                              const unsigned char* not_tiny, std::size_t window,
+                              const long_segment_counts* counts, Compare comp) {
+  const unsigned lane = threadIdx.x % 32;
+  const std::size_t count = counts->warp_segments;
+  const std::size_t step = std::size_t(gridDim.x) * (blockDim.x / 32) * Batch;
+  for (std::size_t w = std::size_t((blockIdx.x * blockDim.x + threadIdx.x) / 32) * Batch; w < count;
+       w += step) {
+    std::size_t begin[Batch];
+    unsigned size[Batch];
+    listed_bounds(offsets, segment_list{warp_list, 0}, w, count, lane, begin, size);
+#pragma unroll
+    for (int i = 0; i < Batch; ++i)
+      if (size[i] && not_tiny[begin[i] / window]) size[i] = 0;
+    warp_sort_segments_of<R>(keys, vals, begin, size, lane, comp);
   }
 }
 

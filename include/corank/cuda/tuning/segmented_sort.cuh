@@ -42,6 +42,15 @@ struct stable_segmented_policy {
 #else
   static constexpr int tiny_sort_max = small_sort_max ? 8 : 0;
 #endif
+  // In groups with a longer segment, segments of warp_sort_above + 1 to 32 x warp_registers keys
+  // that fill at least warp_fill quarters of their network (the next power of two) are sorted by
+  // a whole warp in its registers (a bitonic network: where ties are identical alone, since it is
+  // not stable), the rest in the windows: below that the rank sort and the merge windows were
+  // faster on an H100 (33-44 and 65-80 keys; docs/notes/segmented_sort.md).
+  static constexpr int warp_registers = small_sort_max ? 4 : 0;
+  static constexpr int warp_sort_above = int(rank_sort_max);
+  static constexpr int warp_fill = 3;
+  static constexpr int warp_batch = 4;  // segments a warp sorts at once: their loads overlap
   // The small groups' stages (8 warps x 32 segments) must fit 48 KB of static shared memory.
   static_assert(small_sort_max * (KeyBytes + ValueBytes) <= 184, "small_sort_max too large");
 };

@@ -54,6 +54,10 @@ struct segmented_policy {
   static constexpr int tiny_segments_per_warp = 16;
   static constexpr int warps_per_block = 8;
   static constexpr int warp_max_bits = 10;  // 32 lanes x 32 keys
+  /// A small segment of up to 32 x this many keys is sorted in its warp's registers (no shared
+  /// memory, no barriers); longer ones by the warp's network in shared memory.
+  static constexpr int warp_registers = 4;
+  static constexpr int warp_batch = 1;  // segments a warp sorts at once in registers (2 spilled)
   static constexpr int block_threads = 256;
   static constexpr int block_max_bits = 13;  // 256 threads x 32 keys
 };
