@@ -194,7 +194,8 @@ TEST_F(GpuToolbox, UnsortedSearchSortsManyNeedlesInTheCallersBufferOfItsQuery) {
   namespace tuning = cc::tuning;
   // A haystack past the cache bound and needles past the crossover: they are sorted first.
   const std::size_t m = tuning::haystack_cached_bytes / sizeof(std::uint32_t) + 1001;
-  const std::size_t n = m / tuning::sort_needles_from_share + 3;
+  const std::size_t n =
+      std::max(tuning::sort_needles_from, m / tuning::sort_needles_from_share) + 3;
   ASSERT_EQ(cc::detail::choose_unsorted_search<std::uint32_t>(m, n),
             cc::detail::unsorted_search_way::sort_then_search);
   const auto hay = sorted_keys<std::uint32_t>(rng, m, std::uint64_t(1) << 32);

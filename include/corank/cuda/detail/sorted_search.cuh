@@ -97,8 +97,8 @@ template <class K>
 unsorted_search_way choose_unsorted_search(std::size_t m, std::size_t n) {
   const bool sortable =
       sizeof(K) <= 16 && n <= std::size_t(std::numeric_limits<needle_place>::max());
-  const bool many =
-      n >= m / tuning::sort_needles_from_share && m * sizeof(K) > tuning::haystack_cached_bytes;
+  const bool many = n >= tuning::sort_needles_from && n >= m / tuning::sort_needles_from_share &&
+                    m * sizeof(K) > tuning::haystack_cached_bytes;
   return sortable && many ? unsorted_search_way::sort_then_search
                           : unsorted_search_way::binary_search_each;
 }

@@ -52,12 +52,14 @@ inline constexpr unsigned toolbox_partition_threads = 128;
 inline constexpr unsigned binary_search_threads = 256;
 
 /// Needles in any order are sorted first (then one merge-path pass) when there are at least
-/// m / sort_needles_from_share of them for m haystack keys and the haystack is larger than
-/// haystack_cached_bytes; otherwise a binary search each. H100, 10^8 u32 keys: the binary searches
-/// win at 10^6 needles (0.275 ms against 0.311), sorting first at 10^7 (1.48 against 2.37): the
-/// sort's fixed cost is the pass over the whole haystack, so the crossover scales with m (about m /
-/// 90; 64 the power of two past it). A haystack of 10^7 keys (40 MB, inside the 50 MB L2) keeps the
-/// binary searches faster at every count up to 10^8 (10.0 ms against 15.0) (docs/notes/toolbox.md).
+/// max(sort_needles_from, m / sort_needles_from_share) of them for m haystack keys and the
+/// haystack is larger than haystack_cached_bytes; otherwise a binary search each. H100, u32: the
+/// sort's fixed cost is about 0.04 ms and the pass over the haystack, its cost a needle 0.12-0.13
+/// ns against a binary search's 0.13-0.28 (80-400 MB of haystack), so the crossover falls near 2 x
+/// 10^6 needles at 4 x 10^7 and 10^8 keys; the share keeps a huge haystack's pass paid for. At 10^7
+/// keys (40 MB, inside the 50 MB L2) the binary searches win at every count up to 10^8, at 2 x
+/// 10^7 (80 MB) sorting first wins from 10^7 needles (docs/notes/toolbox.md).
+inline constexpr std::size_t sort_needles_from = std::size_t(1) << 21;
 inline constexpr std::size_t sort_needles_from_share = 64;
 inline constexpr std::size_t haystack_cached_bytes = std::size_t(64) << 20;
 
