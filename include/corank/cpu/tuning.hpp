@@ -13,10 +13,8 @@ inline constexpr std::size_t sequential_below_items = std::size_t(1) << 15;
 
 /// lower_bound / upper_bound sort needles in any order first when there are at least
 /// max(sort_needles_from, m / sort_needles_from_share) of them for m haystack keys and the haystack
-/// is larger than haystack_cached_bytes; otherwise a binary search each. 2 quiet cores, u32 (load
-/// 1.3): at 10^7 keys the binary searches win at 10^4 needles (1.9 ms against 4.5) and sorting
-/// first from 10^5 (4.8x); at 10^6 keys from 10^4 (1.2x); at 10^5 keys (400 KB) from 10^4 (1.4x),
-/// the binary searches at 10^3 (docs/notes/toolbox.md).
+/// is larger than haystack_cached_bytes; otherwise a binary search each: where the crossover fell
+/// on 2 quiet cores (docs/notes/toolbox.md).
 inline constexpr std::size_t sort_needles_from = std::size_t(1) << 12;
 inline constexpr std::size_t sort_needles_from_share = 256;
 inline constexpr std::size_t haystack_cached_bytes = std::size_t(256) << 10;

@@ -53,12 +53,9 @@ inline constexpr unsigned binary_search_threads = 256;
 
 /// Needles in any order are sorted first (then one merge-path pass) when there are at least
 /// max(sort_needles_from, m / sort_needles_from_share) of them for m haystack keys and the
-/// haystack is larger than haystack_cached_bytes; otherwise a binary search each. H100, u32: the
-/// sort's fixed cost is about 0.04 ms and the pass over the haystack, its cost a needle 0.12-0.13
-/// ns against a binary search's 0.13-0.28 (80-400 MB of haystack), so the crossover falls near 2 x
-/// 10^6 needles at 4 x 10^7 and 10^8 keys; the share keeps a huge haystack's pass paid for. At 10^7
-/// keys (40 MB, inside the 50 MB L2) the binary searches win at every count up to 10^8, at 2 x
-/// 10^7 (80 MB) sorting first wins from 10^7 needles (docs/notes/toolbox.md).
+/// haystack is larger than haystack_cached_bytes; otherwise a binary search each. Sorting pays a
+/// fixed cost and a pass over the haystack, which searches in the L2 never pay: where the H100's
+/// measured crossover fell (docs/notes/toolbox.md, "needles in any order").
 inline constexpr std::size_t sort_needles_from = std::size_t(1) << 21;
 inline constexpr std::size_t sort_needles_from_share = 64;
 inline constexpr std::size_t haystack_cached_bytes = std::size_t(64) << 20;
