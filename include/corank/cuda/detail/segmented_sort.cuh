@@ -179,7 +179,6 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   using short_smem = kernels::short_window_smem<Key, Policy::tile>;
   const auto short_kernel = kernels::stable_sort_short_windows<NT, VT, Key, Value, Offset, Compare>;
   const auto window_kernel = kernels::stable_sort_windows<NT, VT, Key, Value, Offset, Compare>;
-
   const auto tile_kernel = kernels::stable_sort_long_tiles<NT, VT, Key, Value, Offset, Compare>;
   const auto pass_kernel = kernels::stable_merge_long_runs<NT, VT, Key, Value, Offset, Compare>;
   constexpr std::size_t tile_smem = sizeof(kernels::long_tile_smem<Key, Value, Policy::tile>);

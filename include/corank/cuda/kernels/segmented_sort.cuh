@@ -219,9 +219,8 @@ __global__ void __launch_bounds__(Warps * 32, 2)
     for (int i = 0; i < Batch; ++i) {
       Key* k = keys + begin[i];
       Value* v = vals + begin[i];
-      if (size[i] <= unsigned(32 * RegistersMax))
-        continue;
-      else if (size[i] <= 256)
+      if (size[i] <= unsigned(32 * RegistersMax)) continue;  // sorted in registers above
+      if (size[i] <= 256)
         sort_in_shared<32, 3>(k, v, smem.keys, smem.vals, size[i], lane, comp, block::warp_sync{});
       else
         sort_in_shared<32, MaxB>(k, v, smem.keys, smem.vals, size[i], lane, comp,
@@ -414,7 +413,6 @@ __global__ void __launch_bounds__(256)
                               std::size_t num_segments, std::size_t window, unsigned char* not_tiny,
                               tiny_groups groups, unsigned* warp_list, long_segment_counts* counts,
                               Compare comp) {
-  constexpr std::size_t warp_sorted_max = std::size_t(WarpMax);
   const unsigned lane = threadIdx.x % 32;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t base = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x - lane;
@@ -431,7 +429,7 @@ __global__ void __launch_bounds__(256)
     // A network of 2^k slots, so only segments that fill enough of theirs.
     const std::size_t slots = size > 1 ? std::size_t(2) << (63 - __clzll(size - 1)) : 1;
     const bool to_warp = warp_list && size > std::size_t(Tiny) && size > std::size_t(WarpMin) &&
-                         size <= warp_sorted_max && 4 * size >= std::size_t(WarpFill) * slots;
+                         size <= std::size_t(WarpMax) && 4 * size >= std::size_t(WarpFill) * slots;
     if (size > std::size_t(Tiny) && !to_warp) not_tiny[begin / window] = 1;
     if (size > 1 && size <= std::size_t(Tiny))
       lane_segment<Tiny, Key, Value>().sort(keys, vals, begin, int(size), comp);
