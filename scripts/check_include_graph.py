@@ -89,8 +89,11 @@ def resolve(root, src, quote, written):
     return None
 
 
-def check(root):
+def check(root, counts=None):
+    """The complaints; counts (a dict), when given, gets the number of includes read and of those
+    that name a file of the tree."""
     complaints = []
+    read = in_tree = 0
     for src in source_files(root):
         with open(os.path.join(root, src), encoding="utf-8", errors="replace") as f:
             for number, line in enumerate(f, 1):
@@ -99,11 +102,14 @@ def check(root):
                     continue
                 quote, written = match.groups()
                 dst = resolve(root, src, quote, written)
+                read, in_tree = read + 1, in_tree + (dst is not None)
                 for rule in RULES:
                     complaint = rule(src, dst, written)
                     if complaint:
                         complaints.append("%s:%d: #include %s%s%s: %s" % (
                             src, number, quote, written, '"' if quote == '"' else ">", complaint))
+    if counts is not None:
+        counts.update(read=read, in_tree=in_tree)
     return complaints
 
 
@@ -154,10 +160,12 @@ def main(argv):
     if argv[1:] == ["--self-test"]:
         return self_test()
     root = argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
-    complaints = check(os.path.abspath(root))
+    counts = {}
+    complaints = check(os.path.abspath(root), counts)
     for complaint in complaints:
         print(complaint)
-    print("include graph: %d edge(s) against the rules" % len(complaints))
+    print("include graph: %d edge(s) against the rules, of %d includes read (%d name a file of "
+          "the tree)" % (len(complaints), counts["read"], counts["in_tree"]))
     return 1 if complaints else 0
 
 
