@@ -2,9 +2,9 @@
 """Runs the README's command-line block (the ```sh block under "## The command-line tool") line
 by line in a fresh folder, as a user pastes it: `corank` is the built tool, `scripts/` the
 repository's. Every line must succeed, with two exceptions that keep the test short and runnable
-anywhere: benchmarks run with --quick (the same arguments, small sizes: the documented sizes take
-minutes), and without a GPU a line that needs one must fail with a message naming the GPU (it is
-then reported as skipped, not run).
+anywhere: benchmarks run with --quick and the tuner at one size, 1M (the same arguments, small
+sizes: the documented ones take minutes), and without a GPU a line that needs one must fail with
+a message naming the GPU (it is then reported as skipped, not run).
 
   usage: scripts/readme_cli.py README.md CORANK_BINARY
 Exits 1 naming each failed line."""
@@ -28,11 +28,13 @@ def cli_block(markdown):
 
 
 def as_run(line):
-    """The line as the test runs it: a benchmark gets --quick before its comment."""
-    command, _, comment = line.partition("  #")
+    """The line as the test runs it: a benchmark gets --quick, the tuner --sizes 1M."""
+    command = line.partition("  #")[0].rstrip()
     if re.match(r"\s*corank bench\b", command) and "--quick" not in command:
-        command = command.rstrip() + " --quick"
-    return command.rstrip()
+        command += " --quick"
+    if re.match(r"\s*corank tune\b", command) and "--sizes" not in command:
+        command += " --sizes 1M"
+    return command
 
 
 def main():
