@@ -364,41 +364,77 @@ TEST_F(GpuToolbox, SetOperationsRefuseBadArguments) {
 
 // --- k-way merge ---------------------------------------------------------------------------------
 
-TEST_F(GpuToolbox, MultiwayMergeIsStableByRunOrder) {
-  CORANK_REQUIRE_GPU();
-  const std::size_t tile = cc::detail::multiway_merge_shape<std::uint32_t, std::uint64_t>::tile;
+// Runs of lengths around the tiles (an empty run and a long one among them), keys from `range`
+// values (1: all equal), values their positions: merged by `passes`, both forms against a
+// std::stable_sort of the positions by key.
+template <class V>
+void check_multiway_merges(std::mt19937_64& rng, std::uint64_t range,
+                           cc::detail::multiway_passes passes) {
+  const std::size_t tile = cc::detail::multiway_merge_shape<std::uint32_t, V>::tile;
   std::uniform_int_distribution<std::size_t> length(0, 3 * tile);
-  for (const std::size_t runs : {1, 2, 3, 4, 5, 8, 64, 65, 1000}) {
+  for (const std::size_t runs : {1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 64, 65, 1000}) {
     std::vector<std::size_t> lengths(runs);
     for (auto& l : lengths) l = runs > 100 ? length(rng) / 64 : length(rng);
     if (runs > 3) lengths[1] = 0, lengths[runs - 1] = 7 * tile + 1;  // empty and long runs
     const auto offsets = offsets_of<std::uint64_t>(lengths);
     std::vector<std::uint32_t> keys;
     for (std::size_t r = 0; r < runs; ++r) {
-      const auto run = sorted_keys<std::uint32_t>(rng, lengths[r], 30);
+      const auto run = sorted_keys<std::uint32_t>(rng, lengths[r], range);
       keys.insert(keys.end(), run.begin(), run.end());
     }
-    const auto values = origins(0, keys.size());
+    std::vector<V> values(keys.size());
+    std::iota(values.begin(), values.end(), V(0));
     std::vector<std::size_t> order(keys.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t x, std::size_t y) { return keys[x] < keys[y]; });
     std::vector<std::uint32_t> want_keys(keys.size());
-    std::vector<std::uint64_t> want_values(keys.size());
+    std::vector<V> want_values(keys.size());
     for (std::size_t i = 0; i < order.size(); ++i)
       want_keys[i] = keys[order[i]], want_values[i] = values[order[i]];
     device_buffer<std::uint32_t> d_keys(keys), d_out(keys.size());
-    device_buffer<std::uint64_t> d_values(values), d_vout(keys.size()), d_offsets(offsets);
+    device_buffer<V> d_values(values), d_vout(keys.size());
+    device_buffer<std::uint64_t> d_offsets(offsets);
     d_out.poison(), d_vout.poison();
-    CORANK_ASSERT_CUDA(cc::multiway_merge_by_key(d_keys.data(), d_values.data(), d_offsets.data(),
-                                                 runs, keys.size(), d_out.data(), d_vout.data()));
+    const std::size_t n = keys.size();
+    const bool automatic = passes == cc::detail::multiway_passes::automatic;
+    const corank::no_value* none = nullptr;
+    const auto merge = [&](const auto* values, auto* values_out) {
+      return cc::detail::multiway_merge({}, d_keys.data(), values, d_offsets.data(), runs, n,
+                                        d_out.data(), values_out, corank::less{}, 0, passes);
+    };
+    CORANK_ASSERT_CUDA(automatic ? cc::multiway_merge_by_key(d_keys.data(), d_values.data(),
+                                                             d_offsets.data(), runs, n,
+                                                             d_out.data(), d_vout.data())
+                                 : merge(d_values.data(), d_vout.data()));
     ASSERT_EQ(d_out.to_host(), want_keys) << runs << " runs";
     ASSERT_EQ(d_vout.to_host(), want_values) << runs << " runs";
     d_out.poison();
     CORANK_ASSERT_CUDA(
-        cc::multiway_merge(d_keys.data(), d_offsets.data(), runs, keys.size(), d_out.data()));
+        automatic ? cc::multiway_merge(d_keys.data(), d_offsets.data(), runs, n, d_out.data())
+                  : merge(none, const_cast<corank::no_value*>(none)));
     ASSERT_EQ(d_out.to_host(), want_keys) << runs << " runs, keys only";
   }
+}
+
+TEST_F(GpuToolbox, MultiwayMergeIsStableByRunOrder) {
+  CORANK_REQUIRE_GPU();
+  check_multiway_merges<std::uint64_t>(rng, 30, cc::detail::multiway_passes::automatic);
+}
+
+TEST_F(GpuToolbox, MultiwayMergeInFourWayPassesIsStableByRunOrder) {
+  CORANK_REQUIRE_GPU();
+  const auto four_way = cc::detail::multiway_passes::four_way_where_three_left;
+  check_multiway_merges<std::uint32_t>(rng, 30, four_way);
+  check_multiway_merges<std::uint32_t>(rng, 1, four_way);  // all keys equal
+  check_multiway_merges<std::uint32_t>(rng, 1u << 30, four_way);
+}
+
+TEST_F(GpuToolbox, MultiwayMergeInPairwisePassesIsStableByRunOrder) {
+  CORANK_REQUIRE_GPU();
+  const auto pairwise = cc::detail::multiway_passes::pairwise;
+  check_multiway_merges<std::uint32_t>(rng, 30, pairwise);
+  check_multiway_merges<std::uint32_t>(rng, 1, pairwise);
 }
 
 }  // namespace

@@ -255,6 +255,19 @@ void add_size(report& rep, const gpu_toolbox_config& config, progress& bar,
         return cuda::multiway_merge(d.runs.data, d.run_offsets.data, runs, total, d.out.data);
       },
       total);
+  // The tree of pairwise passes alone (what the call took before four-way passes), beside it.
+  const corank::no_value* none = nullptr;
+  rows.time(
+      rows.shape("multiway merge, " + std::to_string(runs) + " runs", total,
+                 2 * total * sizeof(u32)),
+      "corank multiway_merge, pairwise passes", role::contender,
+      [&] {
+        return cuda::detail::multiway_merge({}, d.runs.data, none, d.run_offsets.data, runs, total,
+                                            d.out.data, const_cast<corank::no_value*>(none),
+                                            corank::less{}, cudaStream_t{},
+                                            cuda::detail::multiway_passes::pairwise);
+      },
+      [&] { return same_bytes(d.out.data, d.ref.data, total * sizeof(u32)); });
 }
 
 }  // namespace
@@ -266,8 +279,8 @@ report run_gpu_toolbox_bench(const gpu_toolbox_config& config) {
   rep.set_meta("cub", cub_meta());
   rep.set_meta("timing",
                "CUDA events around each call; thrust allocates in the call, corank from its cache");
-  // 31 steps a size, and the sweep's 5 rows of up to 3 haystacks x 6 needle counts.
-  const int steps_per_size = 31 + (config.unsorted_search_sweep ? 90 : 0);
+  // 32 steps a size, and the sweep's 5 rows of up to 3 haystacks x 6 needle counts.
+  const int steps_per_size = 32 + (config.unsorted_search_sweep ? 90 : 0);
   progress bar(int(config.sizes.size()) * steps_per_size, config.show_progress);
   for (const std::size_t n : config.sizes) {
     bar.step("gpu toolbox " + human_count(n) + ": generating inputs");

@@ -11,13 +11,15 @@
 // 0, offsets[num_runs] = n, n given by the caller: no host synchronisation), each sorted by comp;
 // out[0, n) = their merge, stable by run order (equal keys: the earlier run's first, then their
 // order within the run).
-// A tree of co-rank merge passes: pass p merges pairs of adjacent runs of the pass before, all
-// pairs in one launch over tiles of the whole output (each tile finds the pairs it covers, their
-// co-ranks by warp searches, and merges with the production merge's tile step), ceil(log2 k)
-// passes, alternating between the output and a buffer of n keys (and values), the last landing
-// in the output: n x (key + value bytes) of temporary storage from two runs on. Every pass reads
-// and writes everything: k = 64 moves the data six times (a one-pass k-way co-rank is not
-// written yet; docs/notes/toolbox.md).
+// A tree of merge passes alternating between the output and a buffer of n keys (and values), the
+// last landing in the output (n x (key + value bytes) of temporary storage from two passes on).
+// Four-way passes where the merge sort takes them (keys and values of 8 bytes or less, from a few
+// million keys): each merges groups of four runs of the pass before with the sort's four-way
+// kernels, cut at samples (four_way_split.hpp), while three runs or more are left; so k = 64
+// moves the data three times and k <= 4 once. Otherwise pairwise passes: all pairs of adjacent
+// runs in one launch over tiles of the whole output (each tile finds the pairs it covers, their
+// co-ranks by warp searches, and merges with the production merge's tile step), ceil(log2 k) of
+// them. (A one-pass k-way cut for larger k is not written: docs/notes/toolbox.md.)
 // Preconditions: device pointers; runs sorted by comp, a strict weak order; outputs overlap no
 // input; offsets as above (violated offsets may read out of range: they are the caller's
 // layout). Returns cudaErrorInvalidValue for bad arguments, else the launches' error.

@@ -1,5 +1,8 @@
-// Dispatch of the GPU k-way merge: ceil(log2 k) passes of kernels::merge_run_pairs between the
-// output and a buffer of n keys (and values), the last landing in the output.
+// Dispatch of the GPU k-way merge: a tree of passes between the output and a buffer of n keys (and
+// values), the last landing in the output: four-way passes (the sort's kernels over
+// kernels::multiway_four_way_runs) while three runs or more are left, where the sort takes them
+// (narrow keys and values, from its four_way_from keys), else pairwise ones
+// (kernels::merge_run_pairs).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -10,6 +13,7 @@
 
 #include "corank/cuda/detail/launch.cuh"
 #include "corank/cuda/detail/merge_path_walk.cuh"
+#include "corank/cuda/detail/merge_sort.cuh"
 #include "corank/cuda/detail/temporary_storage.cuh"
 #include "corank/cuda/kernels/multiway_merge.cuh"
 #include "corank/cuda/memory.cuh"
@@ -30,26 +34,65 @@ struct multiway_merge_shape {
       kernels::partitioned_smem<has_values, K, V>::bytes(std::size_t(threads) * items);
 };
 
-inline int merge_tree_passes(std::size_t runs) {
+/// Which passes the tree takes: the sort's rule (automatic), or one kind forced (tests, bench).
+enum class multiway_passes { automatic, pairwise, four_way_where_three_left };
+
+/// Whether the tree of n keys of K (and V) takes four-way passes where three runs or more are left.
+template <class K, class V>
+bool four_way_merge_tree(std::size_t n, multiway_passes passes) {
+  using policy = sort_policy<K, V>;
+  if (passes == multiway_passes::automatic)
+    return policy::merge_ways == 4 && n >= policy::four_way_from;
+  return passes == multiway_passes::four_way_where_three_left;
+}
+
+/// The ways of the pass that merges runs of `width` input runs each: four while three runs or more
+/// are left (four-way trees), else two.
+inline std::size_t merge_tree_ways(std::size_t width, std::size_t runs, bool four_way) {
+  const std::size_t left = (runs + width - 1) / width;
+  return four_way && left >= 3 ? 4 : 2;
+}
+
+inline int merge_tree_passes(std::size_t runs, bool four_way) {
   int passes = 0;
-  for (std::size_t width = 1; width < runs; width *= 2) ++passes;
+  for (std::size_t width = 1; width < runs; width *= merge_tree_ways(width, runs, four_way))
+    ++passes;
   return passes;
 }
 
+/// The four-way pass of runs of `width` input runs (no grid samples).
+template <class K, class V, class Offset>
+kernels::multiway_four_way_runs<K, V, Offset> multiway_four_way_pass(
+    const K* keys, const V* vals, const Offset* offsets, std::size_t runs, std::size_t n,
+    std::size_t width, K* keys_out, V* vals_out) {
+  using shape = typename sort_policy<K, V>::four_way;
+  return {
+      {{}, keys, vals, n, width, shape::stride, shape::parts, keys_out, vals_out}, offsets, runs};
+}
+
 struct multiway_merge_parts {
-  temporary_part keys, values;
+  temporary_part keys, values, cuts;
 };
 
 /// A buffer of n keys (and values) when the tree has two passes or more (one pass reads the input
-/// and writes the output).
+/// and writes the output), and the cuts of its largest four-way pass (the first).
 template <class K, class V>
-temporary_layout multiway_merge_layout(std::size_t n, std::size_t runs,
-                                       multiway_merge_parts* parts) {
+temporary_layout multiway_merge_layout(std::size_t n, std::size_t runs, multiway_merge_parts* parts,
+                                       multiway_passes passes = multiway_passes::automatic) {
   temporary_layout layout;
-  const bool buffered = merge_tree_passes(runs) >= 2;
+  const bool four_way = four_way_merge_tree<K, V>(n, passes);
+  const bool buffered = merge_tree_passes(runs, four_way) >= 2;
   multiway_merge_parts p;
   p.keys = layout.add<K>(buffered ? n : 0);
   if (!std::is_same_v<V, no_value>) p.values = layout.add<V>(buffered ? n : 0);
+  const bool has_four_way = four_way && merge_tree_ways(1, runs, true) == 4;
+  const int* none = nullptr;
+  p.cuts = layout.add<sort_cut>(
+      has_four_way ? multiway_four_way_pass<K, V>(
+                         static_cast<const K*>(nullptr), static_cast<const V*>(nullptr), none, runs,
+                         n, 1, static_cast<K*>(nullptr), static_cast<V*>(nullptr))
+                         .slots()
+                   : 0);
   if (parts) *parts = p;
   return layout;
 }
@@ -57,7 +100,8 @@ temporary_layout multiway_merge_layout(std::size_t n, std::size_t runs,
 template <class K, class V, class Offset, class Compare>
 cudaError_t multiway_merge(const temporary_storage& storage, const K* keys, const V* vals,
                            const Offset* offsets, std::size_t runs, std::size_t n, K* keys_out,
-                           V* vals_out, Compare comp, cudaStream_t stream) {
+                           V* vals_out, Compare comp, cudaStream_t stream,
+                           multiway_passes which = multiway_passes::automatic) {
   using shape = multiway_merge_shape<K, V>;
   constexpr bool has_values = shape::has_values;
   check_toolbox_key<K>();
@@ -73,10 +117,11 @@ cudaError_t multiway_merge(const temporary_storage& storage, const K* keys, cons
       return cudaErrorInvalidValue;
   }
   multiway_merge_parts parts;
-  const std::size_t bytes = multiway_merge_layout<K, V>(n, runs, &parts).bytes();
+  const std::size_t bytes = multiway_merge_layout<K, V>(n, runs, &parts, which).bytes();
+  const bool four_way = four_way_merge_tree<K, V>(n, which);
   return with_temporary_storage(storage, bytes, stream, [&](void* temp) {
     if (n == 0) return cudaSuccess;
-    const int passes = merge_tree_passes(runs);
+    const int passes = merge_tree_passes(runs, four_way);
     if (passes == 0) {  // one run: a copy
       CORANK_CUDA_TRY(
           cudaMemcpyAsync(keys_out, keys, n * sizeof(K), cudaMemcpyDeviceToDevice, stream));
@@ -95,14 +140,24 @@ cudaError_t multiway_merge(const temporary_storage& storage, const K* keys, cons
     bool to_output = passes % 2 == 1;
     const K* from_keys = keys;
     const V* from_vals = vals;
-    for (std::size_t width = 1; width < runs; width *= 2) {
+    for (std::size_t width = 1; width < runs;) {
       K* to_keys = to_output ? keys_out : buffer_keys;
       V* to_vals = to_output ? vals_out : buffer_vals;
-      kernel<<<unsigned(tiles), shape::threads, shape::smem, stream>>>(
-          from_keys, from_vals, offsets, runs, width, n, to_keys, to_vals, comp);
-      CORANK_CUDA_TRY(cudaGetLastError());
+      const std::size_t ways = merge_tree_ways(width, runs, four_way);
+      if (ways == 4) {
+        const auto pass = multiway_four_way_pass<K, V>(from_keys, from_vals, offsets, runs, n,
+                                                       width, to_keys, to_vals);
+        CORANK_CUDA_TRY((launch_four_way_pass<typename sort_policy<K, V>::four_way>(
+            pass, parts.cuts.in<sort_cut>(temp), comp, stream,
+            n < sort_policy<K, V>::lane_search_below)));
+      } else {
+        kernel<<<unsigned(tiles), shape::threads, shape::smem, stream>>>(
+            from_keys, from_vals, offsets, runs, width, n, to_keys, to_vals, comp);
+        CORANK_CUDA_TRY(cudaGetLastError());
+      }
       from_keys = to_keys, from_vals = to_vals;
       to_output = !to_output;
+      width *= ways;
     }
     return cudaSuccess;
   });

@@ -109,6 +109,18 @@ __global__ void __launch_bounds__(NT, MinBlocks)
 
 // ---- four-way passes ---------------------------------------------------------------------------
 
+/// A cut slot of a four-way pass (the problem's slot(s)): group, sample index within its kind,
+/// the group's first slot, and whether the sample is CD's.
+struct group_slot {
+  std::size_t group, index, group_first_slot;
+  bool cd;
+};
+/// A tile of a four-way pass (the problem's tile(t)): group, tile within it, the group's first
+/// slot.
+struct group_tile {
+  std::size_t group, in_group, group_first_slot;
+};
+
 /// A four-way merge sort pass: the runs of `width` of keys[0, n) merged four at a time into
 /// keys_out, each group of four runs (A, B, C, D; the last group may hold fewer, shorter ones) cut
 /// before every `stride`-th element of AB and of CD (four_way_split.hpp), a tile taking `parts`
@@ -144,6 +156,20 @@ struct four_way_runs : problem_types<K, V> {
   }
   __host__ __device__ std::size_t slots() const { return groups() * cut_slots(); }
   __host__ __device__ std::size_t tiles() const { return groups() * tiles_per_group(); }
+
+  /// Where cut slot s lies: its group, whether it is one of CD's samples, which one of its kind,
+  /// and the group's first slot (the cut kernels ask the problem, so another layout of groups,
+  /// kernels::multiway_four_way_runs's, takes the same kernels).
+  __device__ group_slot slot(std::size_t s) const {
+    const std::size_t group = s / cut_slots(), in_group = s % cut_slots();
+    const bool cd = in_group >= kind_samples();
+    return {group, cd ? in_group - kind_samples() : in_group, group * cut_slots(), cd};
+  }
+  /// Tile t's group, its place among the group's tiles and the group's first cut slot.
+  __device__ group_tile tile(std::size_t t) const {
+    const std::size_t group = t / tiles_per_group();
+    return {group, t % tiles_per_group(), group * cut_slots()};
+  }
 
   __device__ group_runs group(std::size_t g) const {
     const std::size_t base = g * 4 * width;
@@ -192,16 +218,16 @@ __global__ void four_way_partition(Problem p, four_way_split<std::size_t>* cuts,
   using search = std::conditional_t<Lanes == 1, grid_search, block::lane_group_search<Lanes>>;
   const std::size_t sample = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / Lanes;
   if (sample >= p.slots()) return;
-  const std::size_t group = sample / p.cut_slots(), in_group = sample % p.cut_slots();
-  const bool cd = in_group >= p.kind_samples();
-  const std::size_t index = cd ? in_group - p.kind_samples() : in_group;
+  const group_slot slot = p.slot(sample);
+  const std::size_t group = slot.group, index = slot.index;
+  const bool cd = slot.cd;
   const auto cut = [&](const auto& runs) {
     const auto grid = sample_grid<std::size_t>::of(runs, p.stride);
     if (index >= grid.samples(cd)) return;  // past a short group's samples
     const four_way_split<std::size_t> c =
         split_before_sample<search>(runs, p.stride, cd, index, comp);
     if (threadIdx.x % Lanes == 0)
-      cuts[group * p.cut_slots() + sorted_index(grid, cd, index, c)] = c;
+      cuts[slot.group_first_slot + sorted_index(grid, cd, index, c)] = c;
   };
   if constexpr (Shape::sample_every > 0)
     if (p.samples) return cut(p.template search_runs<Shape::sample_every>(group));
@@ -248,9 +274,9 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ cut bounds[2];
   const int tid = int(threadIdx.x);
-  const std::size_t group = blockIdx.x / p.tiles_per_group();
-  const std::size_t first = blockIdx.x % p.tiles_per_group() * Shape::parts;
-  const auto runs = p.group(group);
+  const group_tile tile = p.tile(blockIdx.x);
+  const std::size_t first = tile.in_group * Shape::parts;
+  const auto runs = p.group(tile.group);
   const std::size_t samples = sample_grid<std::size_t>::of(runs.keys, Shape::stride).samples();
   if (first >= samples) return;                // past a short group's cuts
   const bool merges = p.order.needs_merges();  // read here, tested after the wait
@@ -258,7 +284,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   if (!merges) return;
   if (tid < 2) {
     const std::size_t q = first + (tid ? Shape::parts : 0);
-    bounds[tid] = q < samples ? cuts[group * p.cut_slots() + q] : runs.keys.end();
+    bounds[tid] = q < samples ? cuts[tile.group_first_slot + q] : runs.keys.end();
   }
   __syncthreads();
   cut c0 = bounds[0], c1 = bounds[1];
