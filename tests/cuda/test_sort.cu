@@ -535,10 +535,16 @@ struct order_checked_policy : corank::cuda::detail::sort_policy<K, V> {
   static constexpr std::size_t order_check_from_bytes = 1;
 };
 
+/// The tuned policy with four-way passes at every size (they start at a few million keys).
+template <class K, class V>
+struct four_way_everywhere_policy : corank::cuda::detail::sort_policy<K, V> {
+  static constexpr std::size_t four_way_from = 2;
+};
+
 /// As expect_stable_sorts (keys alone and pairs whose values record the input position, against
-/// std::stable_sort), through the tuned sort with the order check at any size.
-template <class K, class Compare>
-void expect_order_checked_sorts(const std::vector<K>& keys, Compare comp, bool aligned = false) {
+/// std::stable_sort), through detail::merge_sort_run with Policy<K, V> (V: none, or u32 values).
+template <template <class, class> class Policy, class K, class Compare>
+void expect_policy_sorts(const std::vector<K>& keys, Compare comp, bool aligned = false) {
   CORANK_REQUIRE_GPU();
   using namespace corank::cuda::detail;
   using no_value = corank::cuda::block::no_value;
@@ -550,8 +556,8 @@ void expect_order_checked_sorts(const std::vector<K>& keys, Compare comp, bool a
                    [&](std::uint32_t x, std::uint32_t y) { return comp(keys[x], keys[y]); });
   guarded<K> dk(keys, aligned), dk2(keys, aligned);
   guarded<std::uint32_t> dv(vals, aligned);
-  using keys_policy = order_checked_policy<K, no_value>;
-  using pairs_policy = order_checked_policy<K, std::uint32_t>;
+  using keys_policy = Policy<K, no_value>;
+  using pairs_policy = Policy<K, std::uint32_t>;
   device_buffer<unsigned char> temp(
       std::max(merge_sort_layout<K, no_value, keys_policy>::bytes(n),
                merge_sort_layout<K, std::uint32_t, pairs_policy>::bytes(n)) +
@@ -572,6 +578,12 @@ void expect_order_checked_sorts(const std::vector<K>& keys, Compare comp, bool a
     ASSERT_EQ(std::memcmp(&got_keys2[i], &keys[want[i]], sizeof(K)), 0)
         << "key-value sort's keys differ at " << i;
   }
+}
+
+/// expect_policy_sorts through the tuned sort with the order check at any size.
+template <class K, class Compare>
+void expect_order_checked_sorts(const std::vector<K>& keys, Compare comp, bool aligned = false) {
+  expect_policy_sorts<order_checked_policy>(keys, comp, aligned);
 }
 
 /// Sorted keys, each repeated about n / distinct times (ties that only a stable sort keeps in
@@ -672,14 +684,23 @@ TEST_F(StableSort, FindsTheOrderOfWideKeysAndOfLargeInputs) {
   expect_stable_sorts(v, corank::less{}, true);
 }
 
+/// Floating-point keys sort their registers by the network unless a thread holds zeros of both
+/// signs: zeros in every thread (1 in 2 keys), in some (1 in 64), and of one sign only.
 TEST_F(StableSort, KeepsSignedZerosInInputOrder) {
-  std::vector<float> v(40000);
-  for (auto& x : v) {
-    const auto r = rng() % 4;
-    x = r == 0 ? 0.0f : r == 1 ? -0.0f : float(std::int64_t(rng() % 201) - 100) / 3.0f;
+  for (unsigned every : {4u, 128u}) {
+    std::vector<float> v(40000);
+    std::vector<double> d(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const auto r = rng() % every;
+      v[i] = r == 0 ? 0.0f : r == 1 ? -0.0f : float(std::int64_t(rng() % 201) - 100) / 3.0f;
+      d[i] = double(v[i]);
+    }
+    expect_stable_sorts(v, corank::less{});
+    expect_stable_sorts(v, corank::greater{});
+    expect_stable_sorts(d, corank::less{});
+    for (auto& x : v) x = x == 0.0f ? -0.0f : x;
+    expect_stable_sorts(v, corank::less{});
   }
-  expect_stable_sorts(v, corank::less{});
-  expect_stable_sorts(v, corank::greater{});
 }
 
 TEST_F(StableSort, SortsStructKeysWithCustomComparators) {
@@ -694,7 +715,7 @@ TEST_F(StableSort, SortsStructKeysWithCustomComparators) {
 }
 
 /// The tuned four-way passes start at merge_sort_policy::four_way_from keys: u32 keys and pairs,
-/// and 8-byte struct keys (8-byte keys take them, with 4-byte values they do not), above it; u32
+/// f32 keys, 8-byte struct keys alone and with values, and 16-byte ones, above it; u32
 /// keys with the cut searches of several lanes, then of one (from lane_search_below). The sizes
 /// make the sort choose each of its four-way tiles (asserted), for u32 keys by less (the network
 /// tiles) and for u32 pairs.
@@ -719,6 +740,39 @@ TEST_F(StableSort, SortsLargeArraysThroughFourWayPasses) {
   std::vector<pair_key> keys(merge_sort_policy<8, 0>::four_way_from + 31);
   for (auto& k : keys) k = {std::uint32_t(rng() % 5000), std::uint32_t(rng())};
   expect_stable_sorts(keys, by_hi{}, false, true);
+  // f32 keys take the network tiles too (ties_are_identical_but_zeros): a few zeros of both signs,
+  // so that most threads sort by the network and some, holding both, by transposition.
+  std::vector<float> floats(sizes[0]);
+  for (auto& x : floats) {
+    const auto r = rng() % 4096;
+    x = r == 0 ? 0.0f : r == 1 ? -0.0f : float(std::int64_t(rng() % 20001) - 10000) / 8.0f;
+  }
+  expect_stable_sorts(floats, corank::less{}, false, true);
+  expect_stable_sorts(floats, corank::greater{});
+  // 16-byte keys alone and 20-byte pairs through the public calls.
+  std::vector<wide_key> wide(merge_sort_policy<16, 4>::four_way_from + 4097);
+  for (auto& k : wide) k = {rng() % 3000, std::uint32_t(rng() % 4), std::uint32_t(rng())};
+  expect_stable_sorts(wide, wide_order{});
+}
+
+/// Keys and values wider than 8 bytes take four-way passes too, from tiles of their own
+/// (merge_sort_policy::four_way_tiles): 16-byte keys alone, 20- and 12-byte pairs, at sizes around
+/// each tile's multiples and its pass-count steps (tile x 4^k), through the tuned shapes with
+/// four-way passes at every size; few distinct keys make any instability show.
+TEST_F(StableSort, SortsWideKeysAndPairsThroughFourWayPassesAtEdgeSizes) {
+  using corank::cuda::tuning::merge_sort_policy;
+  std::vector<std::size_t> sizes = {2, 3, 1000};
+  for (std::size_t t : tile_keys(merge_sort_policy<16, 4>::four_way_tiles{}))
+    for (std::size_t s : {t - 1, t + 1, 4 * t + 1, 5 * t - 1, 16 * t + 1}) sizes.push_back(s);
+  for (std::size_t n : sizes) {
+    SCOPED_TRACE(testing::Message() << "n " << n);
+    std::vector<wide_key> wide(n);
+    for (auto& k : wide) k = {rng() % 7, std::uint32_t(rng() % 1000), std::uint32_t(rng())};
+    expect_policy_sorts<four_way_everywhere_policy>(wide, wide_order{}, n % 2 == 0);
+    std::vector<pair_key> narrow(n);
+    for (auto& k : narrow) k = {std::uint32_t(rng() % 50), std::uint32_t(rng())};
+    expect_policy_sorts<four_way_everywhere_policy>(narrow, by_hi{}, n % 2 == 1);
+  }
 }
 
 TEST_F(StableSort, UsesTheCallersTemporaryStorage) {

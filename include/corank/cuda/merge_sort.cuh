@@ -16,9 +16,9 @@
 // array of keys and values, the four-way passes' cuts and grid samples: stable_sort_temp_bytes)
 // comes from the library's cache, a memory resource or the caller's buffer (memory.cuh); a
 // caller's buffer smaller than stable_sort_temp_bytes gives cudaErrorInvalidValue.
-// Work: O(n log n): a tile sort (odd-even transposition in registers, or for integer keys under
-// less / greater Batcher's network, then merges in shared memory), then merge passes over the
-// whole array: from a few million keys (keys and values of up to 8 bytes) ceil(log4(n / tile))
+// Work: O(n log n): a tile sort (odd-even transposition in registers, or for integer and
+// floating-point keys under less / greater Batcher's network, then merges in shared memory), then
+// merge passes over the whole array: from a few million keys ceil(log4(n / tile))
 // four-way passes (the tile chosen for the fewest), each a cut pass at samples
 // (four_way_split.hpp) and one tile of parts per block; otherwise ceil(log2(n / tile)) two-way
 // passes, each the production merge's partitioned scheme over every pair of runs at once. Four-way

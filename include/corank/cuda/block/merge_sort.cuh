@@ -43,7 +43,31 @@ template <class Key, class Value, class Compare>
 constexpr bool ties_are_identical =
     std::is_same_v<Value, no_value> && std::is_integral_v<Key> &&
     (std::is_same_v<Compare, corank::less> || std::is_same_v<Compare, corank::greater>);
+
+/// Floating-point keys alone under corank::less or greater: keys that compare equal are the same
+/// bits except +0 and -0 (NaN breaks the comparator's precondition), so the network gives the
+/// stable result for any items that do not hold zeros of both signs (holds_both_zeros).
+template <class Key, class Value, class Compare>
+constexpr bool ties_are_identical_but_zeros =
+    std::is_same_v<Value, no_value> && std::is_floating_point_v<Key> &&
+    (std::is_same_v<Compare, corank::less> || std::is_same_v<Compare, corank::greater>);
 // clang-format on
+
+/// Whether the register stage may sort these keys with the network (at least where no thread
+/// holds zeros of both signs).
+template <class Key, class Value, class Compare>
+constexpr bool network_sorts_stably =
+    ties_are_identical<Key, Value, Compare> || ties_are_identical_but_zeros<Key, Value, Compare>;
+
+/// Whether k[0, valid_count) holds +0 and -0 (which compare equal but differ in their bits).
+template <int VT, class Key>
+__device__ __forceinline__ bool holds_both_zeros(const Key (&k)[VT], int valid_count) {
+  bool positive = false, negative = false;
+#pragma unroll
+  for (int i = 0; i < VT; ++i)
+    if (i < valid_count && k[i] == Key(0)) (signbit(k[i]) ? negative : positive) = true;
+  return positive && negative;
+}
 
 /// Batcher's odd-even merge network for n items (any n), as a list of compare-exchanges (a, b),
 /// a < b, built at compile time.
@@ -166,10 +190,16 @@ __device__ __forceinline__ void sort_runs_in_shared(Key* s_keys, Value* s_vals, 
       k[i] = s_keys[first + i];
       if constexpr (has_values) v[i] = s_vals[first + i];
     }
-  if constexpr (ties_are_identical<Key, Value, Compare>)
+  if constexpr (ties_are_identical<Key, Value, Compare>) {
     odd_even_merge_sort<VT>(k, valid, comp);
-  else
+  } else if constexpr (ties_are_identical_but_zeros<Key, Value, Compare>) {
+    if (holds_both_zeros(k, valid))
+      odd_even_sort<VT>(k, v, valid, comp);  // rare: the stable sort keeps the zeros' order
+    else
+      odd_even_merge_sort<VT>(k, valid, comp);
+  } else {
     odd_even_sort<VT>(k, v, valid, comp);
+  }
 #pragma unroll
   for (int i = 0; i < VT; ++i)
     if (i < valid) {

@@ -273,7 +273,7 @@ cudaError_t merge_sort_from_chosen_tiles(Key* keys, Value* vals, std::size_t n, 
 
 /// The sort with a given policy; the entry points pass the tuned one. The tile sort is the
 /// policy's own, or, with four-way passes, of its four_way_tiles the one that needs the fewest
-/// passes (tiles that need the register network only for keys whose ties are identical). Two-way
+/// passes (tiles that need the register network only for keys it sorts stably). Two-way
 /// passes need runs of a multiple of their tile, which the policy's own tile is.
 template <class Key, class Value, class Compare, class Policy = sort_policy<Key, Value>>
 cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Compare comp,
@@ -281,7 +281,7 @@ cudaError_t merge_sort_run(Key* keys, Value* vals, std::size_t n, void* temp, Co
   using choices = typename Policy::four_way_tiles;
   if constexpr (!std::is_void_v<choices>) {
     if constexpr (!Policy::four_way_tiles_need_network ||
-                  block::ties_are_identical<Key, Value, Compare>) {
+                  block::network_sorts_stably<Key, Value, Compare>) {
       if (merge_sort_layout<Key, Value, Policy>::four_way(n))
         return merge_sort_from_chosen_tiles<Key, Value, Compare, Policy>(keys, vals, n, temp, comp,
                                                                          stream, choices{});

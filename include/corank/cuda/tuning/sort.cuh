@@ -125,9 +125,8 @@ struct merge_sort_policy {
   // 128, 0.937 / 10.81 with 64.
   static constexpr int pass_threads = threads / 2;
   // Four-way passes halve the passes over memory, but their cut pass costs a latency chain of two
-  // searches and random reads, so below a few million keys the two-way passes win. Keys and
-  // values wider than 8 bytes keep two-way passes (four-way ones not measured for them).
-  static constexpr int merge_ways = narrow ? 4 : 2;
+  // searches and random reads, so below a few million keys the two-way passes win.
+  static constexpr int merge_ways = 4;
   static constexpr std::size_t four_way_from = std::size_t(keys_only_narrow ? 6 : 4) << 20;
   // Grid samples (every 64 keys: two more stores per 64 outputs) let the cut searches read a
   // pass's input only in their last 6 levels.
@@ -138,22 +137,24 @@ struct merge_sort_policy {
   static constexpr unsigned search_lanes = 8;
   static constexpr std::size_t lane_search_below = std::size_t(32) << 20;
   // Blocks per multiprocessor matter more to the merge passes than spills.
-  using four_way = std::conditional_t<keys_only_narrow,
-                                      four_way_shape<256, 33, 6, 5, sample_every, search_lanes>,
-                                      four_way_shape<256, narrow ? 21 : 7, narrow ? 6 : 2,
-                                                     narrow ? 4 : 3, sample_every, search_lanes>>;
+  using four_way = std::conditional_t<
+      keys_only_narrow, four_way_shape<256, 33, 6, 5, sample_every, search_lanes>,
+      four_way_shape<256, narrow ? 21 : 11, 6, narrow ? 4 : 3, sample_every, search_lanes>>;
   // With four-way passes the tile sort takes, of four_way_tiles, the one that needs the fewest
   // passes (the smaller on a tie): a pass saved is worth more than a slower tile sort. Integer
-  // keys alone under less / greater sort their registers with a network
-  // (block::ties_are_identical), which makes more keys per thread cheap; the tiles of u32 keys
-  // need it (four_way_tiles_need_network; other keys take threads x items).
+  // and floating-point keys alone under less / greater sort their registers with a network
+  // (block::network_sorts_stably), which makes more keys per thread cheap; the tiles of 4-byte
+  // keys need it (four_way_tiles_need_network; other such keys take threads x items).
   // (void: the policy's own tile.)
   using four_way_tiles = std::conditional_t<
       keys_only_narrow,
       sort_tile_choices<block_shape<256, 41, 4>, block_shape<512, 49, 2>, block_shape<1024, 39, 1>>,
-      std::conditional_t<narrow && KeyBytes <= 4,
-                         sort_tile_choices<block_shape<256, 25, 4>, block_shape<512, 25, 2>>,
-                         void>>;
+      std::conditional_t<
+          narrow && KeyBytes <= 4,
+          sort_tile_choices<block_shape<256, 25, 4>, block_shape<512, 25, 2>>,
+          std::conditional_t<narrow, void,
+                             sort_tile_choices<block_shape<512, 9, 2>, block_shape<512, 13, 1>,
+                                               block_shape<512, 21, 1>>>>>;
   static constexpr bool four_way_tiles_need_network = keys_only_narrow;
   // Chunks of 2048 pairs: an unsorted input shows both facts in each block's first chunk, so its
   // check reads at most 1024 chunks; a sorted input's check keeps 8 loads per thread in flight over
