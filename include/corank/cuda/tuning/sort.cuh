@@ -125,9 +125,12 @@ struct merge_sort_policy {
   // 128, 0.937 / 10.81 with 64.
   static constexpr int pass_threads = threads / 2;
   // Four-way passes halve the passes over memory, but their cut pass costs a latency chain of two
-  // searches and random reads, so below a few million keys the two-way passes win.
+  // searches and random reads, so below a few million keys the two-way passes win; wider keys and
+  // values, whose two-way tiles are small (1792), gain from them already at 1M
+  // (docs/notes/sort.md).
   static constexpr int merge_ways = 4;
-  static constexpr std::size_t four_way_from = std::size_t(keys_only_narrow ? 6 : 4) << 20;
+  static constexpr std::size_t four_way_from =
+      narrow ? std::size_t(keys_only_narrow ? 6 : 4) << 20 : std::size_t(1) << 19;
   // Grid samples (every 64 keys: two more stores per 64 outputs) let the cut searches read a
   // pass's input only in their last 6 levels.
   static constexpr unsigned sample_every = 64;
@@ -136,10 +139,16 @@ struct merge_sort_policy {
   // extra reads cost more than they save.
   static constexpr unsigned search_lanes = 8;
   static constexpr std::size_t lane_search_below = std::size_t(32) << 20;
-  // Blocks per multiprocessor matter more to the merge passes than spills.
+  // Blocks per multiprocessor matter more to the merge passes than spills; past 12-byte items
+  // (16-byte keys, 20-byte pairs) longer threads' runs at 2 blocks won by 5-15% at 10M and 100M.
+  static constexpr std::size_t item_bytes = KeyBytes + ValueBytes;
   using four_way = std::conditional_t<
       keys_only_narrow, four_way_shape<256, 33, 6, 5, sample_every, search_lanes>,
-      four_way_shape<256, narrow ? 21 : 11, 6, narrow ? 4 : 3, sample_every, search_lanes>>;
+      std::conditional_t<
+          narrow, four_way_shape<256, 21, 6, 4, sample_every, search_lanes>,
+          std::conditional_t<item_bytes <= 12,
+                             four_way_shape<256, 11, 6, 3, sample_every, search_lanes>,
+                             four_way_shape<256, 15, 6, 2, sample_every, search_lanes>>>>;
   // With four-way passes the tile sort takes, of four_way_tiles, the one that needs the fewest
   // passes (the smaller on a tie): a pass saved is worth more than a slower tile sort. Integer
   // and floating-point keys alone under less / greater sort their registers with a network
@@ -152,9 +161,12 @@ struct merge_sort_policy {
       std::conditional_t<
           narrow && KeyBytes <= 4,
           sort_tile_choices<block_shape<256, 25, 4>, block_shape<512, 25, 2>>,
-          std::conditional_t<narrow, void,
-                             sort_tile_choices<block_shape<512, 9, 2>, block_shape<512, 13, 1>,
-                                               block_shape<512, 21, 1>>>>>;
+          std::conditional_t<
+              narrow, void,
+              std::conditional_t<item_bytes <= 12,
+                                 sort_tile_choices<block_shape<512, 9, 2>, block_shape<512, 21, 1>>,
+                                 sort_tile_choices<block_shape<512, 9, 2>, block_shape<512, 13, 1>,
+                                                   block_shape<512, 21, 1>>>>>>;
   static constexpr bool four_way_tiles_need_network = keys_only_narrow;
   // Chunks of 2048 pairs: an unsorted input shows both facts in each block's first chunk, so its
   // check reads at most 1024 chunks; a sorted input's check keeps 8 loads per thread in flight over
