@@ -684,8 +684,8 @@ TEST_F(StableSort, FindsTheOrderOfWideKeysAndOfLargeInputs) {
   expect_stable_sorts(v, corank::less{}, true);
 }
 
-/// Floating-point keys sort their registers by the network unless a thread holds zeros of both
-/// signs: zeros in every thread (1 in 2 keys), in some (1 in 64), and of one sign only.
+/// Floating-point keys sort their registers by the network, then put the zeros' signs back in
+/// input order: zeros of both signs in every thread (1 in 2 keys), in some (1 in 64), of one sign.
 TEST_F(StableSort, KeepsSignedZerosInInputOrder) {
   for (unsigned every : {4u, 128u}) {
     std::vector<float> v(40000);

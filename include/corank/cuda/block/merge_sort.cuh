@@ -45,29 +45,18 @@ constexpr bool ties_are_identical =
     (std::is_same_v<Compare, corank::less> || std::is_same_v<Compare, corank::greater>);
 
 /// Floating-point keys alone under corank::less or greater: keys that compare equal are the same
-/// bits except +0 and -0 (NaN breaks the comparator's precondition), so the network gives the
-/// stable result for any items that do not hold zeros of both signs (holds_both_zeros).
+/// bits except +0 and -0 (NaN breaks the comparator's precondition), so the network's result is
+/// the stable one but for the zeros' signs, which network_sort_keeping_zeros puts back.
 template <class Key, class Value, class Compare>
 constexpr bool ties_are_identical_but_zeros =
     std::is_same_v<Value, no_value> && std::is_floating_point_v<Key> &&
     (std::is_same_v<Compare, corank::less> || std::is_same_v<Compare, corank::greater>);
 // clang-format on
 
-/// Whether the register stage may sort these keys with the network (at least where no thread
-/// holds zeros of both signs).
+/// Whether the register stage sorts these keys with the network.
 template <class Key, class Value, class Compare>
 constexpr bool network_sorts_stably =
     ties_are_identical<Key, Value, Compare> || ties_are_identical_but_zeros<Key, Value, Compare>;
-
-/// Whether k[0, valid_count) holds +0 and -0 (which compare equal but differ in their bits).
-template <int VT, class Key>
-__device__ __forceinline__ bool holds_both_zeros(const Key (&k)[VT], int valid_count) {
-  bool positive = false, negative = false;
-#pragma unroll
-  for (int i = 0; i < VT; ++i)
-    if (i < valid_count && k[i] == Key(0)) (signbit(k[i]) ? negative : positive) = true;
-  return positive && negative;
-}
 
 /// Batcher's odd-even merge network for n items (any n), as a list of compare-exchanges (a, b),
 /// a < b, built at compile time.
@@ -124,6 +113,27 @@ template <int VT, class Key, class Compare>
 __device__ __forceinline__ void odd_even_merge_sort(Key (&k)[VT], int valid_count, Compare comp) {
   apply_network(k, valid_count, comp,
                 std::make_index_sequence<std::size_t(odd_even_merge_network<VT>::count())>{});
+}
+
+/// The network sort of floating-point keys, made stable: zeros of both signs compare equal, so they
+/// end up side by side in some order; their signs are then rewritten in input order (one bit per
+/// zero, taken before the sort), which is the stable result since zeros differ in nothing else.
+template <int VT, class Key, class Compare>
+__device__ __forceinline__ void network_sort_keeping_zeros(Key (&k)[VT], int valid_count,
+                                                           Compare comp) {
+  static_assert(VT < 64, "one bit per item");
+  unsigned long long negative = 0;  // bit j: the j-th zero in input order is -0
+  int zeros = 0;
+#pragma unroll
+  for (int i = 0; i < VT; ++i)
+    if (i < valid_count && k[i] == Key(0)) negative |= (signbit(k[i]) ? 1ull : 0ull) << zeros++;
+  odd_even_merge_sort<VT>(k, valid_count, comp);
+  if (negative != 0 && negative != (1ull << zeros) - 1) {  // both signs: rare
+    int j = 0;
+#pragma unroll
+    for (int i = 0; i < VT; ++i)
+      if (i < valid_count && k[i] == Key(0)) k[i] = ((negative >> j++) & 1) ? -Key(0) : Key(0);
+  }
 }
 
 /// Merges, in shared memory, the runs of `width` items of s_keys[0, count) pairwise (stable),
@@ -193,10 +203,7 @@ __device__ __forceinline__ void sort_runs_in_shared(Key* s_keys, Value* s_vals, 
   if constexpr (ties_are_identical<Key, Value, Compare>) {
     odd_even_merge_sort<VT>(k, valid, comp);
   } else if constexpr (ties_are_identical_but_zeros<Key, Value, Compare>) {
-    if (holds_both_zeros(k, valid))
-      odd_even_sort<VT>(k, v, valid, comp);  // rare: the stable sort keeps the zeros' order
-    else
-      odd_even_merge_sort<VT>(k, valid, comp);
+    network_sort_keeping_zeros<VT>(k, valid, comp);
   } else {
     odd_even_sort<VT>(k, v, valid, comp);
   }
