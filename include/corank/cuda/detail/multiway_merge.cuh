@@ -41,8 +41,9 @@ enum class multiway_passes { automatic, pairwise, four_way_where_three_left };
 template <class K, class V>
 bool four_way_merge_tree(std::size_t n, multiway_passes passes) {
   using policy = sort_policy<K, V>;
+  // Four-way trees were measured for narrow keys and values only (notes/toolbox.md).
   if (passes == multiway_passes::automatic)
-    return policy::merge_ways == 4 && n >= policy::four_way_from;
+    return policy::merge_ways == 4 && policy::narrow && n >= policy::four_way_from;
   return passes == multiway_passes::four_way_where_three_left;
 }
 
