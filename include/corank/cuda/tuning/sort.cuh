@@ -126,11 +126,11 @@ struct merge_sort_policy {
   static constexpr int pass_threads = threads / 2;
   // Four-way passes halve the passes over memory, but their cut pass costs a latency chain of two
   // searches and random reads, so below a few million keys the two-way passes win; wider keys and
-  // values, whose two-way tiles are small (1792), gain from them already at 1M
-  // (docs/notes/sort.md).
+  // values, whose two-way tiles are small (1792), gain from them from about 900K (two-way 12-15%
+  // faster at 512K, four-way 3-6% at 10^6: docs/notes/sort.md).
   static constexpr int merge_ways = 4;
   static constexpr std::size_t four_way_from =
-      narrow ? std::size_t(keys_only_narrow ? 6 : 4) << 20 : std::size_t(1) << 19;
+      narrow ? std::size_t(keys_only_narrow ? 6 : 4) << 20 : std::size_t(7) << 17;
   // Grid samples (every 64 keys: two more stores per 64 outputs) let the cut searches read a
   // pass's input only in their last 6 levels.
   static constexpr unsigned sample_every = 64;
