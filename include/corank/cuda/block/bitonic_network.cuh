@@ -291,12 +291,27 @@ __device__ __forceinline__ void lane_steps(std::integer_sequence<int, J...>, int
    ...);
 }
 
+/// The largest of the warp's values.
+__device__ __forceinline__ unsigned warp_max(unsigned value) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(0xffffffffu, value);
+#else
+  for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2)
+    value = max(value, __shfl_xor_sync(0xffffffffu, value, lane_mask));
+  return value;
+#endif
+}
+
 /// The whole network on S independent sequences of up to 32 x R keys each, across the lanes of a
 /// warp: lane l holds positions l * R to l * R + R - 1 of sequence i in key[i] (those below
 /// count[i] are keys), no shared memory, no barriers. Steps within R positions stay in a lane's
 /// registers; the others exchange by shuffles, and the S sequences' shuffles are independent, so
-/// they overlap. Sequences shorter than the longest run its extra stages as no-ops (a sorted run
-/// stays put). All 32 lanes call it.
+/// they overlap. Sequences shorter than the warp's longest run its extra stages as no-ops (a
+/// sorted run stays put). All 32 lanes call it.
+///
+/// Aligned groups of G lanes may hold sequences of their own (up to G x R keys): each lane passes
+/// its place in its group (lane % G) and its group's counts. A step of distance below G x R
+/// exchanges within a group only, so the groups sort independently.
 template <int R, int S, class Key, class Value, class Compare>
 __device__ __forceinline__ void warp_sort(Key (&key)[S][R], Value (&val)[S][R],
                                           const unsigned (&count)[S], unsigned lane, Compare comp) {
@@ -305,6 +320,7 @@ __device__ __forceinline__ void warp_sort(Key (&key)[S][R], Value (&val)[S][R],
   unsigned longest = 0;
 #pragma unroll
   for (int i = 0; i < S; ++i) longest = count[i] > longest ? count[i] : longest;
+  longest = warp_max(longest);  // the groups' counts differ; the shuffles need every lane
   for (int stage = 1; (1u << (stage - 1)) < longest; ++stage)
     for (int j = stage - 1; j >= 0; --j) {
       const bool flip = j == stage - 1;

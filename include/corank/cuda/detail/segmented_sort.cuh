@@ -204,17 +204,16 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
     CORANK_CUDA_TRY(cudaMemsetAsync(not_tiny, 0, layout.windows, stream));
     // A warp per 32 segments, grid-stride past 2^30 blocks' worth.
     const std::size_t tiny_blocks = std::min<std::size_t>((num_segments + st - 1) / st, 1u << 30);
-    constexpr int warp_max = 32 * Policy::warp_registers;
-    kernels::stable_sort_tiny_segments<Policy::tiny_sort_max, Policy::small_sort_max,
-                                       Policy::warp_sort_above, warp_max, Policy::warp_fill>
+    constexpr int warp_max = Policy::warp_group * Policy::warp_registers;
+    kernels::stable_sort_tiny_segments<Policy::tiny_sort_max, Policy::small_sort_max, warp_max>
         <<<unsigned(tiny_blocks), st, 0, stream>>>(keys, vals, offsets, num_segments,
                                                    Policy::window, not_tiny, groups, warp_list,
                                                    counts, comp);
     CORANK_CUDA_TRY(cudaGetLastError());
     if constexpr (warp_sorts && Policy::warp_registers > 0) {
       const auto warp_kernel =
-          kernels::stable_sort_warp_segments<Policy::warp_registers, Policy::warp_batch, Key, Value,
-                                             Offset, Compare>;
+          kernels::stable_sort_warp_segments<Policy::warp_registers, Policy::warp_batch,
+                                             Policy::warp_group, Key, Value, Offset, Compare>;
       unsigned warp_grid = 0;
       CORANK_CUDA_TRY(resident_blocks(warp_kernel, st, 0, &warp_grid));
       warp_kernel<<<warp_grid, st, 0, stream>>>(keys, vals, offsets, warp_list, not_tiny,
@@ -241,11 +240,11 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
       keys, vals, offsets, starts, Policy::window, deferred, counts, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   if (!layout.long_slots) return cudaSuccess;
-  // Grids of up to a few waves over the most tiles there can be (the blocks loop over the tiles
-  // counted on the device): more blocks hide each tile's latency chain, fewer make the passes a
-  // call does not need cheap (every block returns at once).
-  const auto grid = [&](unsigned waves_of) {
-    return unsigned(std::min<std::size_t>(layout.tile_slots, std::size_t(4) * waves_of));
+  // Grids of up to Policy::merge_waves waves over the most tiles there can be (the blocks loop
+  // over the tiles counted on the device).
+  const auto grid = [&](unsigned resident_blocks) {
+    return unsigned(std::min<std::size_t>(layout.tile_slots,
+                                          std::size_t(Policy::merge_waves) * resident_blocks));
   };
   tile_kernel<<<grid(resident[0]), NT, tile_smem, stream>>>(keys, vals, keys_tmp, vals_tmp, offsets,
                                                             longs, counts, comp);

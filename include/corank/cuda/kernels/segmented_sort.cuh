@@ -70,24 +70,27 @@ __global__ void segmented_classify(const Offset* offsets, std::size_t num_segmen
   }
 }
 
-/// The bounds of list entries [w, w + S) (size 0 past count): lane i < S loads entry w + i and its
-/// segment's offsets (one load each for all S), then every lane gets them by shuffles.
-template <int S, class Offset>
+/// The bounds of list entries [w, w + S x 32 / G) for a warp whose aligned groups of G lanes take
+/// S entries each (size 0 past count): lane i loads entry w + i and its segment's offsets (one
+/// load each for all), then each lane gets its group's S by shuffles.
+template <int G = 32, int S, class Offset>
 __device__ __forceinline__ void listed_bounds(const Offset* offsets, segment_list list,
                                               std::size_t w, std::size_t count, unsigned lane,
                                               std::size_t (&begin)[S], unsigned (&size)[S]) {
-  static_assert(S >= 1 && S <= 32, "a lane per entry");
+  static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "groups of a power of two of lanes");
+  static_assert(S >= 1 && S * (32 / G) <= 32, "a lane per entry");
   std::size_t my_begin = 0;
   unsigned my_size = 0;
-  if (lane < unsigned(S) && w + lane < count) {
+  if (lane < unsigned(S * (32 / G)) && w + lane < count) {
     const unsigned s = list[unsigned(w + lane)];
     my_begin = std::size_t(offsets[s]);
     my_size = unsigned(std::size_t(offsets[s + 1]) - my_begin);
   }
+  const unsigned first = lane / G * S;
 #pragma unroll
   for (int i = 0; i < S; ++i) {
-    begin[i] = __shfl_sync(0xffffffffu, my_begin, i);
-    size[i] = __shfl_sync(0xffffffffu, my_size, i);
+    begin[i] = __shfl_sync(0xffffffffu, my_begin, int(first + i));
+    size[i] = __shfl_sync(0xffffffffu, my_size, int(first + i));
   }
 }
 
@@ -129,35 +132,37 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-/// Sorts S segments of at most 32 x R keys each (segment i: size[i] keys at keys + begin[i]; 0:
-/// none) in a warp's registers (block::warp_sort): lane l holds positions l * R to l * R + R - 1
-/// of each. Their loads, shuffles and stores overlap: a warp that sorted one segment at a time
-/// waited for memory once per segment. All 32 lanes call it.
-template <int R, int S, class Key, class Value, class Compare>
+/// Sorts S segments of at most G x R keys each per aligned group of G lanes (segment i of a lane's
+/// group: size[i] keys at keys + begin[i]; 0: none) in the warp's registers (block::warp_sort):
+/// lane l holds positions (l % G) x R to (l % G) x R + R - 1 of each. Their loads, shuffles and
+/// stores overlap: a warp that sorted one segment at a time waited for memory once per segment.
+/// All 32 lanes call it.
+template <int R, int S, int G, class Key, class Value, class Compare>
 __device__ __forceinline__ void warp_sort_segments(Key* keys, Value* vals,
                                                    const std::size_t (&begin)[S],
                                                    const unsigned (&size)[S], unsigned lane,
                                                    Compare comp) {
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  const unsigned place = lane % G;
   Key key[S][R];
   Value val[S][R];
 #pragma unroll
   for (int i = 0; i < S; ++i)
 #pragma unroll
     for (int r = 0; r < R; ++r) {
-      const unsigned at = lane * R + unsigned(r);
+      const unsigned at = place * R + unsigned(r);
       val[i][r] = Value{};
       if (at < size[i]) {
         key[i][r] = keys[begin[i] + at];
         if constexpr (has_values) val[i][r] = vals[begin[i] + at];
       }
     }
-  block::warp_sort(key, val, size, lane, comp);
+  block::warp_sort(key, val, size, place, comp);
 #pragma unroll
   for (int i = 0; i < S; ++i)
 #pragma unroll
     for (int r = 0; r < R; ++r) {
-      const unsigned at = lane * R + unsigned(r);
+      const unsigned at = place * R + unsigned(r);
       if (at < size[i]) {
         keys[begin[i] + at] = key[i][r];
         if constexpr (has_values) vals[begin[i] + at] = val[i][r];
@@ -165,21 +170,21 @@ __device__ __forceinline__ void warp_sort_segments(Key* keys, Value* vals,
     }
 }
 
-/// warp_sort_segments with the fewest keys per lane that hold the longest (at most 32 x MaxR).
-template <int MaxR, int S, class Key, class Value, class Compare>
+/// warp_sort_segments with the fewest keys per lane (a power of two R to MaxR) that hold the
+/// warp's longest segment in G lanes: the network's steps within a lane are the cheap ones.
+template <int MaxR, int S, int G = 32, int R = 1, class Key, class Value, class Compare>
 __device__ __forceinline__ void warp_sort_segments_of(Key* keys, Value* vals,
                                                       const std::size_t (&begin)[S],
                                                       const unsigned (&size)[S], unsigned lane,
                                                       Compare comp) {
-  unsigned longest = 0;
+  if constexpr (R < MaxR) {
+    unsigned longest = 0;
 #pragma unroll
-  for (int i = 0; i < S; ++i) longest = size[i] > longest ? size[i] : longest;
-  if (MaxR == 1 || longest <= 32)
-    warp_sort_segments<1>(keys, vals, begin, size, lane, comp);
-  else if (MaxR == 2 || longest <= 64)
-    warp_sort_segments<(MaxR < 2 ? MaxR : 2)>(keys, vals, begin, size, lane, comp);
-  else
-    warp_sort_segments<MaxR>(keys, vals, begin, size, lane, comp);
+    for (int i = 0; i < S; ++i) longest = size[i] > longest ? size[i] : longest;
+    if (block::warp_max(longest) > unsigned(G * R))
+      return warp_sort_segments_of<MaxR, S, G, 2 * R>(keys, vals, begin, size, lane, comp);
+  }
+  warp_sort_segments<R, S, G>(keys, vals, begin, size, lane, comp);
 }
 
 /// Sorts a whole segment of `count` keys with the NT x 2^B network in shared memory.
@@ -360,39 +365,33 @@ struct tiny_groups {
   unsigned* small;
 };
 
-/// The largest of the warp's values.
-__device__ __forceinline__ unsigned warp_max(unsigned value) {
-#if __CUDA_ARCH__ >= 800
-  return __reduce_max_sync(0xffffffffu, value);
-#else
-  for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2)
-    value = max(value, __shfl_xor_sync(0xffffffffu, value, lane_mask));
-  return value;
-#endif
-}
+/// Position p of an array as itself.
+struct unpadded {
+  __device__ __forceinline__ std::size_t operator()(std::size_t p) const { return p; }
+};
 
 /// A lane's segment of at most MaxLen keys (and values) in registers; sort() loads one from
-/// keys[begin...] (global memory or a stage), sorts it and stores it back.
+/// keys[at(begin...)] (global memory or a stage), sorts it and stores it back.
 template <int MaxLen, class Key, class Value>
 struct lane_segment {
   static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   Key k[MaxLen];
   Value v[MaxLen];
-  template <class Compare>
+  template <class Compare, class At = unpadded>
   __device__ __forceinline__ void sort(Key* keys, Value* vals, std::size_t begin, int len,
-                                       Compare comp) {
+                                       Compare comp, At at = {}) {
 #pragma unroll
     for (int i = 0; i < MaxLen; ++i)
       if (i < len) {
-        k[i] = keys[begin + i];
-        if constexpr (has_values) v[i] = vals[begin + i];
+        k[i] = keys[at(begin + i)];
+        if constexpr (has_values) v[i] = vals[at(begin + i)];
       }
     insertion_sort_registers(k, v, len, comp);
 #pragma unroll
     for (int i = 0; i < MaxLen; ++i)
       if (i < len) {
-        keys[begin + i] = k[i];
-        if constexpr (has_values) vals[begin + i] = v[i];
+        keys[at(begin + i)] = k[i];
+        if constexpr (has_values) vals[at(begin + i)] = v[i];
       }
   }
 };
@@ -401,80 +400,105 @@ struct lane_segment {
 /// segment. A group of nothing longer than Tiny keys is sorted here, each lane in its registers
 /// (few registers, no shared memory: the GPU's warps overlap their loads). A group whose longest
 /// has up to Small keys is listed for stable_sort_small_groups. In a group with a longer one, the
-/// segments of up to Tiny keys are sorted here, those of WarpMin + 1 to WarpMax keys that fill at
-/// least WarpFill quarters of their network (the next power of two) are listed in
+/// segments of up to Tiny keys are sorted here, those of Tiny + 1 to WarpMax keys are listed in
 /// warp_list for stable_sort_warp_segments (when warp_list is not null: only where ties are
 /// identical, for its network is not stable), and the others flag the window their head lies in
 /// (not_tiny[w] = 1) for stable_sort_short_windows, which passes over the windows left unflagged.
-template <int Tiny, int Small, int WarpMin, int WarpMax, int WarpFill, class Key, class Value,
-          class Offset, class Compare>
+template <int Tiny, int Small, int WarpMax, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(256)
     stable_sort_tiny_segments(Key* keys, Value* vals, const Offset* offsets,
                               std::size_t num_segments, std::size_t window, unsigned char* not_tiny,
                               tiny_groups groups, unsigned* warp_list, long_segment_counts* counts,
                               Compare comp) {
-  const unsigned lane = threadIdx.x % 32;
+  constexpr int warps = 256 / 32;
+  // Each list gets one atomic per block: a count that every warp bumped drew one atomic per
+  // group on a single address, the kernel's bottleneck at 9-32 keys a segment.
+  __shared__ unsigned small_in_warp[warps], listed_in_warp[warps];
+  __shared__ unsigned long long first_small, first_listed;
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t base = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x - lane;
-       base < num_segments; base += stride) {
-    const std::size_t s = base + lane;
+  // Block-uniform trip counts: the blocks' barriers need every thread.
+  for (std::size_t block_base = std::size_t(blockIdx.x) * blockDim.x; block_base < num_segments;
+       block_base += stride) {
+    const std::size_t base = block_base + 32 * warp, s = base + lane;
     const std::size_t begin = s < num_segments ? std::size_t(offsets[s]) : 0;
     const std::size_t size = s < num_segments ? std::size_t(offsets[s + 1]) - begin : 0;
-    const unsigned longest = warp_max(unsigned(size < (1u << 30) ? size : (1u << 30)));
-    if (longest <= 1) continue;
-    if (longest > unsigned(Tiny) && longest <= unsigned(Small)) {
-      if (lane == 0) groups.small[atomicAdd(&counts->small_groups, 1ull)] = unsigned(base / 32);
-      continue;
+    const unsigned longest = block::warp_max(unsigned(size < (1u << 30) ? size : (1u << 30)));
+    const bool small_group = longest > unsigned(Tiny) && longest <= unsigned(Small);
+    bool to_warp = false;
+    if (longest > 1 && !small_group) {
+      to_warp = warp_list && size > std::size_t(Tiny) && size <= std::size_t(WarpMax);
+      if (size > std::size_t(Tiny) && !to_warp) not_tiny[begin / window] = 1;
+      if (size > 1 && size <= std::size_t(Tiny))
+        lane_segment<Tiny, Key, Value>().sort(keys, vals, begin, int(size), comp);
     }
-    // A network of 2^k slots, so only segments that fill enough of theirs.
-    const std::size_t slots = size > 1 ? std::size_t(2) << (63 - __clzll(size - 1)) : 1;
-    const bool to_warp = warp_list && size > std::size_t(Tiny) && size > std::size_t(WarpMin) &&
-                         size <= std::size_t(WarpMax) && 4 * size >= std::size_t(WarpFill) * slots;
-    if (size > std::size_t(Tiny) && !to_warp) not_tiny[begin / window] = 1;
-    if (size > 1 && size <= std::size_t(Tiny))
-      lane_segment<Tiny, Key, Value>().sort(keys, vals, begin, int(size), comp);
-    // One atomic per warp: the lanes' places in the list follow their order.
     const unsigned listed = __ballot_sync(0xffffffffu, to_warp);
-    if (listed) {
-      unsigned long long first = 0;
-      if (lane == 0) first = atomicAdd(&counts->warp_segments, (unsigned long long)__popc(listed));
-      first = __shfl_sync(0xffffffffu, first, 0);
-      if (to_warp) warp_list[first + __popc(listed & ((1u << lane) - 1))] = unsigned(s);
+    if (lane == 0) small_in_warp[warp] = small_group, listed_in_warp[warp] = __popc(listed);
+    if (!__syncthreads_or(small_group || to_warp)) continue;  // nothing to list: one barrier
+    if (threadIdx.x == 0) {
+      unsigned small_total = 0, listed_total = 0;
+      for (int w = 0; w < warps; ++w)
+        small_total += small_in_warp[w], listed_total += listed_in_warp[w];
+      if (small_total)
+        first_small = atomicAdd(&counts->small_groups, (unsigned long long)small_total);
+      if (listed_total)
+        first_listed = atomicAdd(&counts->warp_segments, (unsigned long long)listed_total);
     }
+    __syncthreads();
+    // The lanes' places in the warp list follow their order.
+    unsigned small_before = 0, listed_before = 0;
+    for (unsigned w = 0; w < warp; ++w)
+      small_before += small_in_warp[w], listed_before += listed_in_warp[w];
+    if (small_group && lane == 0) groups.small[first_small + small_before] = unsigned(base / 32);
+    if (to_warp)
+      warp_list[first_listed + listed_before + __popc(listed & ((1u << lane) - 1))] = unsigned(s);
+    __syncthreads();  // the counts above are read before the next round writes them
   }
 }
 
-/// The segments stable_sort_tiny_segments listed for a warp's registers (counts->warp_segments of
-/// them), Batch of them at a time per warp (warp_sort_segments_of: up to 32 x R keys each), but
-/// those whose window another segment flagged: the window's sort takes them. A kernel of its own,
-/// so that the first one keeps few registers. A grid of resident blocks loops over the count on
-/// the device.
-template <int R, int Batch, class Key, class Value, class Offset, class Compare>
+/// The segments stable_sort_tiny_segments listed for the registers (counts->warp_segments of
+/// them), Batch of them at a time per aligned group of G lanes (warp_sort_segments_of: up to G x R
+/// keys each; narrow groups keep the network's steps in registers), but those whose window
+/// another segment flagged: the window's sort takes them. A kernel of its own, so that the first
+/// one keeps few registers. A grid of resident blocks loops over the count on the device.
+template <int R, int Batch, int G, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(256)
     stable_sort_warp_segments(Key* keys, Value* vals, const Offset* offsets, unsigned* warp_list,
                               const unsigned char* not_tiny, std::size_t window,
                               const long_segment_counts* counts, Compare comp) {
+  constexpr int per_warp = Batch * (32 / G);
   const unsigned lane = threadIdx.x % 32;
   const std::size_t count = counts->warp_segments;
-  const std::size_t step = std::size_t(gridDim.x) * (blockDim.x / 32) * Batch;
-  for (std::size_t w = std::size_t((blockIdx.x * blockDim.x + threadIdx.x) / 32) * Batch; w < count;
-       w += step) {
+  const std::size_t step = std::size_t(gridDim.x) * (blockDim.x / 32) * per_warp;
+  for (std::size_t w = std::size_t((blockIdx.x * blockDim.x + threadIdx.x) / 32) * per_warp;
+       w < count; w += step) {
     std::size_t begin[Batch];
     unsigned size[Batch];
-    listed_bounds(offsets, segment_list{warp_list, 0}, w, count, lane, begin, size);
+    listed_bounds<G>(offsets, segment_list{warp_list, 0}, w, count, lane, begin, size);
 #pragma unroll
     for (int i = 0; i < Batch; ++i)
       if (size[i] && not_tiny[begin[i] / window]) size[i] = 0;
-    warp_sort_segments_of<R>(keys, vals, begin, size, lane, comp);
+    warp_sort_segments_of<R, Batch, G>(keys, vals, begin, size, lane, comp);
   }
 }
 
-/// A warp's stage in stable_sort_small_groups: the keys (and values) of 32 segments.
+/// Stage position p, with a slot skipped after every 32 when `skip` is 1: lanes that read their
+/// segments' i-th keys at an even stride meet in a few banks (16 of them at a stride of 16); odd
+/// strides are free of conflicts as they are.
+struct bank_padded {
+  unsigned skip;
+  __device__ __forceinline__ std::size_t operator()(std::size_t p) const {
+    return p + p / 32 * skip;
+  }
+};
+
+/// A warp's stage in stable_sort_small_groups: the keys (and values) of 32 segments, bank_padded.
 template <class Key, class Value, int MaxLen>
 struct small_stage {
   static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
-  Key keys[32 * MaxLen];
-  std::conditional_t<has_values, Value, char> vals[has_values ? 32 * MaxLen : 1];
+  static constexpr int slots = 33 * MaxLen;
+  Key keys[slots];
+  std::conditional_t<has_values, Value, char> vals[has_values ? slots : 1];
 };
 
 /// The groups stable_sort_tiny_segments listed (32 consecutive segments, none longer than
@@ -501,18 +525,19 @@ __global__ void __launch_bounds__(256)
     const int last_lane = num_segments - 1 - base < 31 ? int(num_segments - 1 - base) : 31;
     const std::size_t first = __shfl_sync(0xffffffffu, begin, 0);
     const std::size_t end = __shfl_sync(0xffffffffu, begin + std::size_t(len), last_lane);
-    const int count = int(end - first);  // at most 32 * MaxLen
+    const int count = int(end - first);                                 // at most 32 * MaxLen
+    const bank_padded at{(__shfl_sync(0xffffffffu, len, 0) + 1u) % 2};  // segments of even length
     for (int j = lane; j < count; j += 32) {
-      stage.keys[j] = keys[first + j];
-      if constexpr (has_values) s_vals[j] = vals[first + j];
+      stage.keys[at(j)] = keys[first + j];
+      if constexpr (has_values) s_vals[at(j)] = vals[first + j];
     }
     __syncwarp();
     if (len > 1)
-      lane_segment<MaxLen, Key, Value>().sort(stage.keys, s_vals, begin - first, len, comp);
+      lane_segment<MaxLen, Key, Value>().sort(stage.keys, s_vals, begin - first, len, comp, at);
     __syncwarp();
     for (int j = lane; j < count; j += 32) {
-      keys[first + j] = stage.keys[j];
-      if constexpr (has_values) vals[first + j] = s_vals[j];
+      keys[first + j] = stage.keys[at(j)];
+      if constexpr (has_values) vals[first + j] = s_vals[at(j)];
     }
     __syncwarp();  // the stage is free for the warp's next group
   }

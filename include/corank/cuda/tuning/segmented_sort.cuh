@@ -42,17 +42,22 @@ struct stable_segmented_policy {
 #else
   static constexpr int tiny_sort_max = small_sort_max ? 8 : 0;
 #endif
-  // In groups with a longer segment, segments of warp_sort_above + 1 to 32 x warp_registers keys
-  // that fill at least warp_fill quarters of their network (the next power of two) are sorted by
-  // a whole warp in its registers (a bitonic network: where ties are identical alone, since it is
-  // not stable), the rest in the windows: below that the rank sort and the merge windows were
-  // faster on an H100 (33-44 and 65-80 keys; docs/notes/segmented_sort.md).
-  static constexpr int warp_registers = small_sort_max ? 4 : 0;
-  static constexpr int warp_sort_above = int(rank_sort_max);
-  static constexpr int warp_fill = 3;
-  static constexpr int warp_batch = 4;  // segments a warp sorts at once: their loads overlap
-  // The small groups' stages (8 warps x 32 segments) must fit 48 KB of static shared memory.
-  static_assert(small_sort_max * (KeyBytes + ValueBytes) <= 184, "small_sort_max too large");
+  // In groups with a longer segment, segments of tiny_sort_max + 1 to warp_group x warp_registers
+  // keys are sorted in registers, a group of warp_group lanes each (a bitonic network: where ties
+  // are identical alone, since it is not stable), warp_batch of them at a time per group. Eight
+  // lanes of up to 16 keys keep most of the network's steps inside a lane; faster than the rank
+  // sort, the merge windows and whole warps at 9-128 keys (docs/notes/segmented_sort.md).
+  static constexpr int warp_group = 8;
+  static constexpr int warp_registers = small_sort_max ? 16 : 0;
+  static constexpr int warp_batch = 1;
+  // Waves of resident blocks in the long segments' tile and merge-pass grids: more hide each
+  // tile's latency chain, fewer make the passes a call does not need cheaper (they return at
+  // once); 1 and 2 lost up to 1.3x at 4096 keys a segment for 10-30 us gained at short ones.
+  static constexpr int merge_waves = 4;
+  // The small groups' stages (8 warps x 33 x small_sort_max slots) must fit 48 KB of static
+  // shared memory.
+  static_assert(8 * 33 * small_sort_max * (KeyBytes + ValueBytes) <= 48 * 1024,
+                "small_sort_max too large");
 };
 
 }  // namespace corank::cuda::tuning
