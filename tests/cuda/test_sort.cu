@@ -761,8 +761,12 @@ TEST_F(StableSort, SortsLargeArraysThroughFourWayPasses) {
 /// four-way passes at every size; few distinct keys make any instability show.
 TEST_F(StableSort, SortsWideKeysAndPairsThroughFourWayPassesAtEdgeSizes) {
   using corank::cuda::tuning::merge_sort_policy;
+  std::vector<std::size_t> tiles = tile_keys(merge_sort_policy<16, 4>::four_way_tiles{});
+  for (std::size_t t : tile_keys(merge_sort_policy<8, 4>::four_way_tiles{})) tiles.push_back(t);
+  std::sort(tiles.begin(), tiles.end());
+  tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
   std::vector<std::size_t> sizes = {2, 3, 1000};
-  for (std::size_t t : tile_keys(merge_sort_policy<16, 4>::four_way_tiles{}))
+  for (std::size_t t : tiles)
     for (std::size_t s : {t - 1, t + 1, 4 * t + 1, 5 * t - 1, 16 * t + 1}) sizes.push_back(s);
   for (std::size_t n : sizes) {
     SCOPED_TRACE(testing::Message() << "n " << n);

@@ -139,15 +139,15 @@ struct merge_sort_policy {
   // extra reads cost more than they save.
   static constexpr unsigned search_lanes = 8;
   static constexpr std::size_t lane_search_below = std::size_t(32) << 20;
-  // Blocks per multiprocessor matter more to the merge passes than spills; past 12-byte items
-  // (16-byte keys, 20-byte pairs) longer threads' runs at 2 blocks won by 5-15% at 10M and 100M.
+  // Blocks per multiprocessor matter more to the merge passes than spills; 12-byte items gained
+  // 7-8% from 512-thread blocks, wider ones 5-15% from 15 items per thread (notes/sort.md).
   static constexpr std::size_t item_bytes = KeyBytes + ValueBytes;
   using four_way = std::conditional_t<
       keys_only_narrow, four_way_shape<256, 33, 6, 5, sample_every, search_lanes>,
       std::conditional_t<
           narrow, four_way_shape<256, 21, 6, 4, sample_every, search_lanes>,
           std::conditional_t<item_bytes <= 12,
-                             four_way_shape<256, 11, 6, 3, sample_every, search_lanes>,
+                             four_way_shape<512, 11, 6, 2, sample_every, search_lanes>,
                              four_way_shape<256, 15, 6, 2, sample_every, search_lanes>>>>;
   // With four-way passes the tile sort takes, of four_way_tiles, the one that needs the fewest
   // passes (the smaller on a tie): a pass saved is worth more than a slower tile sort. Integer
@@ -164,7 +164,8 @@ struct merge_sort_policy {
           std::conditional_t<
               narrow, void,
               std::conditional_t<item_bytes <= 12,
-                                 sort_tile_choices<block_shape<512, 9, 2>, block_shape<512, 21, 1>>,
+                                 sort_tile_choices<block_shape<512, 9, 2>, block_shape<256, 25, 2>,
+                                                   block_shape<512, 21, 1>>,
                                  sort_tile_choices<block_shape<512, 9, 2>, block_shape<512, 13, 1>,
                                                    block_shape<512, 21, 1>>>>>>;
   static constexpr bool four_way_tiles_need_network = keys_only_narrow;
