@@ -129,16 +129,18 @@ TEST_F(CpuSegmentedScan, AllSegmentsOfLengthOne) {
   check_exact(random_values<std::int64_t>(rng, n, -1000, 1000), offsets);
 }
 
+/// Offsets over 420 elements with a head `delta` from each place where 2, 3 or 7 threads' even
+/// slices end (multiples of 60, 140 and 210).
+std::vector<std::int64_t> heads_at_slice_edges(long delta) {
+  std::vector<std::size_t> heads;
+  for (std::size_t edge : {60, 120, 140, 180, 210, 240, 280, 300, 360})
+    heads.push_back(static_cast<std::size_t>(static_cast<long>(edge) + delta));
+  return offsets_with_heads(420, heads);
+}
+
 TEST_F(CpuSegmentedScan, HeadsAtThreadSliceEdgesPlusMinusOne) {
-  // With 2, 3 and 7 threads over n = 420 the slices end at multiples of 60, 140 and 210.
-  const std::size_t n = 420;
-  for (long delta : {-1L, 0L, 1L}) {
-    std::vector<std::size_t> heads;
-    for (std::size_t edge : {60, 120, 140, 180, 210, 240, 280, 300, 360})
-      heads.push_back(static_cast<std::size_t>(static_cast<long>(edge) + delta));
-    std::sort(heads.begin(), heads.end());
-    check_exact(random_values<std::int64_t>(rng, n, -9, 9), offsets_with_heads(n, heads));
-  }
+  for (long delta : {-1L, 0L, 1L})
+    check_exact(random_values<std::int64_t>(rng, 420, -9, 9), heads_at_slice_edges(delta));
 }
 
 TEST_F(CpuSegmentedScan, MaxAndMinOperators) {
@@ -211,23 +213,72 @@ TEST_F(CpuSegmentedScan, ScaledIterationsAreExact) {
       }
 }
 
-// Slices whose leading parts (before their first head) are long but below the share that turns
-// the blocks off, one slice without any head, and segments spanning everything (each step a scan
-// of its own), with empty segments.
+// Segments longer than a thread's share: slices without any head, the largest slice at the most
+// shares the blocked form takes and one element past it (each step a scan of its own), segments
+// spanning everything, with empty segments.
 TEST_F(CpuSegmentedScan, ScaledIterationsCarryAcrossSlices) {
   check_iterations(rng, random_offsets(rng, 2000000, 1000.0), 18, parallel(7));
-  // 100 slices of 10000: [95000, 112000) holds slice 10 whole and begins slice 11.
-  std::vector<std::int64_t> offsets = random_offsets(rng, 95000, 20.0);
-  offsets.push_back(112000);
-  for (const auto o : random_offsets(rng, 1000000 - 112000, 20.0))
-    if (o > 0) offsets.push_back(112000 + o);
-  ASSERT_LT(corank::cpu::detail::leading_items(offsets.data(), offsets.size() - 1, 1000000, 100) *
-                corank::cpu::tuning::iteration_leading_share,
-            std::size_t(1000000));
-  check_iterations(rng, offsets, 18, parallel(100));
+  // 100 shares of 10000: the segment [90000, 90000 + 10000 * shares + extra) holds share 9 and
+  // the next shares - 1 whole, so slice 9 holds it all and the slices after it are empty.
+  const std::size_t shares = corank::cpu::tuning::iteration_largest_slice_shares;
+  for (std::size_t extra : {0, 1}) {
+    const std::size_t long_end = 90000 + 10000 * shares + extra;
+    std::vector<std::int64_t> offsets = random_offsets(rng, 90000, 20.0);
+    offsets.push_back(std::int64_t(long_end));
+    for (const auto o : random_offsets(rng, 1000000 - long_end, 20.0))
+      if (o > 0) offsets.push_back(std::int64_t(long_end) + o);
+    ASSERT_EQ(corank::cpu::detail::largest_slice(offsets.data(), offsets.size() - 1, 1000000, 100),
+              10000 * shares + extra);
+    check_iterations(rng, offsets, 18, parallel(100));
+  }
   check_iterations(rng, {0, 300000}, 20, parallel(4));
   check_iterations(rng, random_offsets(rng, 100000, 1.0, 0.3), 17, parallel(3));
   check_iterations(rng, random_offsets(rng, 100000, 40.0), 17, parallel(3), max_op{});
+}
+
+// The slices are cut at the first head at or after each thread's even share: heads on those
+// shares and one element either side, many steps per sweep and a shorter last sweep.
+TEST_F(CpuSegmentedScan, ScaledIterationsWithHeadsAtSliceEdgesPlusMinusOne) {
+  for (long delta : {-1L, 0L, 1L})
+    for (int threads : {2, 3, 7})
+      check_iterations(rng, heads_at_slice_edges(delta), 37, parallel(threads));
+}
+
+// With the default options the thread count follows the work (elements x iterations) and each
+// slice keeps at least tuning::iteration_min_slice_items: sizes around one and two such slices,
+// one iteration and many, all cores.
+TEST_F(CpuSegmentedScan, ScaledIterationsWithDefaultOptions) {
+  const std::size_t min_slice = corank::cpu::tuning::iteration_min_slice_items;
+  for (std::size_t n : {min_slice - 1, min_slice, min_slice + 1, 2 * min_slice - 1, 2 * min_slice,
+                        2 * min_slice + 1, 50 * min_slice + 7})
+    for (long long iterations : {1LL, 17LL, 200LL})
+      check_iterations(rng, random_offsets(rng, n, 12.0), iterations, {});
+}
+
+// The blocked form takes each segment through the sequential loop's operations in its order, so
+// float results equal that loop's bit for bit (no tolerance), with any thread count.
+TEST_F(CpuSegmentedScan, ScaledFloatIterationsEqualTheSequentialLoop) {
+  const std::size_t n = 100003;
+  const std::vector<std::int64_t> offsets = random_offsets(rng, n, 30.0);
+  // Positive values that grow (below 30^21): no subnormal results, which the iteration flushes.
+  const auto a0 = random_values<float>(rng, n, 0.5, 1.0);
+  const auto scale = random_values<float>(rng, n, 0.5, 1.0);
+  std::vector<float> want = a0;
+  for (int it = 0; it < 21; ++it)
+    for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+      float acc = 0;
+      for (auto l = std::size_t(offsets[r]); l < std::size_t(offsets[r + 1]); ++l)
+        want[l] = acc =
+            l == std::size_t(offsets[r]) ? want[l] * scale[l] : acc + want[l] * scale[l];
+    }
+  for (int threads : {1, 2, 5, 16}) {
+    std::vector<float> got = a0;
+    corank::cpu::scaled_segmented_scan_iterations(got.data(), scale.data(), n, offsets.data(),
+                                                  offsets.size() - 1, 21, std::plus<>{},
+                                                  parallel(threads));
+    for (std::size_t i = 0; i < n; ++i)
+      ASSERT_EQ(got[i], want[i]) << "i=" << i << " threads=" << threads;
+  }
 }
 
 #if defined(__SSE2__)

@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -216,50 +217,6 @@ void sweep_steps(T* a, const T* scale, std::size_t j0, std::size_t j1, const Off
   for (int s = 0; s < K; ++s) running[s] = acc[s];
 }
 
-/// K steps of the iteration on all of a, in one parallel region (temporal blocking). Each
-/// thread's slice, from its first segment head on, depends on nothing before it: one sweep takes
-/// it through all K steps. The slices' leading parts, before their first head, continue segments
-/// from the slices before; they are swept last, slice after slice, from the values that the slice
-/// before ends with at each step.
-template <int K, class T, class Offset, class Op>
-void iteration_pass(T* a, const T* scale, std::size_t n, const Offset* offsets,
-                    std::size_t num_segments, int threads, Op& op) {
-  std::vector<T> ends(static_cast<std::size_t>(threads) * K);  // slice t's last values: t * K + s
-  region_errors errors;
-#pragma omp parallel num_threads(threads)
-  {
-    // Values shrink through the subnormal range: see options.hpp.
-    [[maybe_unused]] const flush_subnormals in_this_thread;
-    const std::size_t t = static_cast<std::size_t>(thread_id()),
-                      parts = static_cast<std::size_t>(thread_count());
-    const std::size_t k0 = even_split<std::size_t>(n, parts, t),
-                      k1 = even_split<std::size_t>(n, parts, t + 1);
-    const std::size_t head = first_head_from(offsets, num_segments, k0, k1);
-    if (head < k1)
-      errors.run([&] {
-        sweep_steps<K>(a, scale, head, k1, next_head_after(offsets, num_segments, head), false,
-                       &ends[t * K], op);
-      });
-#pragma omp barrier
-#pragma omp single
-    errors.run([&] {
-      for (std::size_t u = 1; u < parts; ++u) {
-        const std::size_t u0 = even_split<std::size_t>(n, parts, u),
-                          u1 = even_split<std::size_t>(n, parts, u + 1);
-        const std::size_t lead_end = first_head_from(offsets, num_segments, u0, u1);
-        if (lead_end == u0) continue;
-        T running[K];
-        for (int s = 0; s < K; ++s) running[s] = ends[(u - 1) * K + s];
-        sweep_steps<K>(a, scale, u0, lead_end, next_head_after(offsets, num_segments, u0), true,
-                       running, op);
-        if (lead_end == u1)  // no head in the slice: it ends with its leading part
-          for (int s = 0; s < K; ++s) ends[u * K + s] = running[s];
-      }
-    });
-  }
-  errors.rethrow();
-}
-
 /// Calls f(std::integral_constant<int, K>{}) for K = steps (1 to Most).
 template <int Most, int K = 1, class F>
 void with_steps(int steps, F&& f) {
@@ -269,19 +226,58 @@ void with_steps(int steps, F&& f) {
   f(std::integral_constant<int, K>{});
 }
 
-/// The total length of the slices' leading parts (before their first segment head) when n
-/// elements are split among `threads` threads.
-template <class Offset>
-std::size_t leading_items(const Offset* offsets, std::size_t num_segments, std::size_t n,
-                          int threads) {
-  std::size_t total = 0;
-  const auto parts = static_cast<std::size_t>(threads);
-  for (std::size_t u = 1; u < parts; ++u) {
-    const std::size_t u0 = even_split<std::size_t>(n, parts, u),
-                      u1 = even_split<std::size_t>(n, parts, u + 1);
-    total += first_head_from(offsets, num_segments, u0, u1) - u0;
+/// All the iterations on all of a in one parallel region (temporal blocking). Slice t is
+/// [b_t, b_t+1), b_t the first segment head at or after t's even share of the elements: every
+/// segment lies in one slice, so the slices share nothing, and each thread takes its slice through
+/// every iteration, `per_pass` steps a sweep, while the slice is in its cache. No thread waits for
+/// another (a barrier per pass cost a scheduler slice whenever another process held a core), and
+/// each segment sees the operations of the sequential loop in its order. A slice is longer than
+/// its share by the rest of the segment it ends in: the caller bounds that (largest_slice).
+template <class T, class Offset, class Op>
+void iterate_slices(T* a, const T* scale, std::size_t n, const Offset* offsets,
+                    std::size_t num_segments, long long iterations, int per_pass, int threads,
+                    Op& op) {
+  region_errors errors;
+#pragma omp parallel num_threads(threads)
+  {
+    // Values shrink through the subnormal range: see options.hpp.
+    [[maybe_unused]] const flush_subnormals in_this_thread;
+    const std::size_t t = static_cast<std::size_t>(thread_id()),
+                      parts = static_cast<std::size_t>(thread_count());
+    const std::size_t begin =
+        first_head_from(offsets, num_segments, even_split<std::size_t>(n, parts, t), n);
+    const std::size_t end =
+        first_head_from(offsets, num_segments, even_split<std::size_t>(n, parts, t + 1), n);
+    if (begin < end)
+      errors.run([&] {
+        const Offset* next_head = next_head_after(offsets, num_segments, begin);
+        for (long long done = 0; done < iterations;) {
+          const int steps = static_cast<int>(std::min<long long>(per_pass, iterations - done));
+          with_steps<tuning::iteration_most_steps_per_pass>(steps, [&](auto k) {
+            T running[decltype(k)::value] = {};  // unread: begin is a head
+            sweep_steps<decltype(k)::value>(a, scale, begin, end, next_head, false, running, op);
+          });
+          done += steps;
+        }
+      });
   }
-  return total;
+  errors.rethrow();
+}
+
+/// The largest of the slices of iterate_slices when n elements are split among `threads` threads
+/// (each from the first segment head at or after its even share).
+template <class Offset>
+std::size_t largest_slice(const Offset* offsets, std::size_t num_segments, std::size_t n,
+                          int threads) {
+  const auto parts = static_cast<std::size_t>(threads);
+  std::size_t largest = 0, begin = first_head_from(offsets, num_segments, 0, n);
+  for (std::size_t u = 1; u <= parts; ++u) {
+    const std::size_t end =
+        first_head_from(offsets, num_segments, even_split<std::size_t>(n, parts, u), n);
+    largest = std::max(largest, end - begin);
+    begin = end;
+  }
+  return largest;
 }
 
 /// Whether `it` is a null pointer (never, for other iterators).
@@ -328,37 +324,43 @@ void segmented_exclusive_scan(InIt in, std::size_t n, const Offset* offsets,
 /// `iterations` steps of the sparse-matrix iteration in place: a = inclusive scan of a[i] *
 /// scale[i] (any associative op), then again on the result. Runs opt.steps_per_pass steps (at most
 /// corank::segmented_scan_most_steps_per_pass) in each sweep over the data
-/// (detail::iteration_pass), unless that is 1 or the slices' leading parts are long (segments that
-/// span slices), when each step is a segmented_inclusive_scan of its own. The same result as the
-/// latter (bit for bit for integers; a segment that spans a whole slice may round differently in
-/// floating point). The steps flush subnormal results to zero (detail::flush_subnormals), in either
-/// form: a change below 1.2e-38 in f32 per value, and up to 94x the speed on an Intel Xeon where
-/// values underflow.
+/// (detail::iterate_slices: each thread its own slice cut at segment heads, through all the
+/// iterations), unless that is 1 or a slice would hold more than
+/// tuning::iteration_largest_slice_shares even shares (segments longer than a share), when each
+/// step is a segmented_inclusive_scan of its own. The blocked form gives the
+/// sequential loop's result bit for bit (each segment is one thread's, in order); the per-step
+/// form may round differently in floating point where a segment spans a slice. The steps flush
+/// subnormal results to zero (detail::flush_subnormals), in either form: a change below 1.2e-38 in
+/// f32 per value, and up to 94x the speed on an Intel Xeon where values underflow.
 template <class T, class Offset, class Op = corank::plus>
 void scaled_segmented_scan_iterations(T* a, const T* scale, std::size_t n, const Offset* offsets,
                                       std::size_t num_segments, long long iterations, Op op = {},
                                       const segmented_scan_options& opt = {}) {
   detail::check_scan(a, scale, n, offsets, num_segments, a, iterations, opt.steps_per_pass);
   if (n == 0 || iterations == 0) return;
-  int threads = detail::threads_for(n, opt);
-  if (static_cast<std::size_t>(threads) > n) threads = static_cast<int>(n);
   const int per_pass =
       opt.steps_per_pass > 0 ? opt.steps_per_pass : tuning::iteration_steps_per_pass;
+  // The blocked form does n * iterations steps in one region: threads from that much work, each
+  // with a slice of at least iteration_min_slice_items (sequential_below = 0, always parallel,
+  // lifts that too).
+  const auto work = static_cast<unsigned long long>(iterations) > SIZE_MAX / n
+                        ? SIZE_MAX
+                        : n * static_cast<std::size_t>(iterations);
+  int threads = detail::threads_for(work, opt);
+  if (opt.sequential_below > 0)
+    threads = static_cast<int>(
+        std::min<std::size_t>(static_cast<std::size_t>(threads),
+                              std::max<std::size_t>(1, n / tuning::iteration_min_slice_items)));
+  if (static_cast<std::size_t>(threads) > n) threads = static_cast<int>(n);
   if (per_pass == 1 ||
-      detail::leading_items(offsets, num_segments, n, threads) * tuning::iteration_leading_share >
-          n) {
+      detail::largest_slice(offsets, num_segments, n, threads) * static_cast<std::size_t>(threads) >
+          tuning::iteration_largest_slice_shares * n) {
     for (long long step = 0; step < iterations; ++step)
       detail::segmented_scan<false>(detail::scaled_input<T>{a, scale}, n, offsets, num_segments, a,
                                     T{}, op, opt);
     return;
   }
-  for (long long done = 0; done < iterations;) {
-    const int steps = static_cast<int>(std::min<long long>(per_pass, iterations - done));
-    detail::with_steps<tuning::iteration_most_steps_per_pass>(steps, [&](auto k) {
-      detail::iteration_pass<decltype(k)::value>(a, scale, n, offsets, num_segments, threads, op);
-    });
-    done += steps;
-  }
+  detail::iterate_slices(a, scale, n, offsets, num_segments, iterations, per_pass, threads, op);
 }
 
 }  // namespace corank::cpu
