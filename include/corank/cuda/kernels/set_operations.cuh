@@ -7,6 +7,7 @@
 
 #include "corank/cuda/block/scan.cuh"
 #include "corank/cuda/kernels/merge_path_walk.cuh"
+#include "corank/cuda/tuning/toolbox.cuh"
 #include "corank/functional.hpp"
 #include "corank/merge_path_walk.hpp"
 
@@ -109,7 +110,7 @@ struct output_counts {
 /// their outputs back into the stage, and the block stores them, never past `capacity` (only a
 /// violated precondition could reach it). The last tile writes the total to *total.
 template <int Threads, int Items, set_op Op, class K, class V, class Compare>
-__global__ void __launch_bounds__(Threads)
+__global__ void __launch_bounds__(Threads, tuning::set_operation_min_blocks)
     set_operation_tiles(const K* a, const V* va, const K* b, const V* vb, const std::size_t* cut_a,
                         const std::size_t* cut_b, unsigned tiles, unsigned* next_tile,
                         output_counts counts, K* keys_out, V* vals_out, std::size_t capacity,

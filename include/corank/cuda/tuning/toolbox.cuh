@@ -24,16 +24,23 @@ constexpr int toolbox_items(std::size_t bytes_per_item) {
 }
 
 /// The set operations' tiles: threads per block, and the most items per thread (each keeps its
-/// candidates in registers, one bit each: at most 32). 256 x 23: H100, 10^8 u32 per input, faster
-/// than 256 x 15 and 512 x 19 on all four operations (docs/notes/toolbox.md). The macros let a
-/// build try others.
+/// candidates in registers, one bit each: at most 32). 256 x 27 at 4 blocks per SM: H100, 10^8
+/// u32 per input, the fastest of 256 x 15-31 at 4-8 blocks on all four operations
+/// (docs/notes/toolbox.md). The macros let a build try others.
 #ifndef CORANK_TUNE_SET_OPERATION_THREADS
 #define CORANK_TUNE_SET_OPERATION_THREADS 256
 #endif
 #ifndef CORANK_TUNE_SET_OPERATION_ITEMS
-#define CORANK_TUNE_SET_OPERATION_ITEMS 23
+#define CORANK_TUNE_SET_OPERATION_ITEMS 27
 #endif
 inline constexpr int set_operation_threads = CORANK_TUNE_SET_OPERATION_THREADS;
+/// Blocks per multiprocessor the set operations' tile kernel is compiled for (its launch bounds):
+/// 4 holds every operation to 64 registers (left alone, union and intersection took more: 3
+/// blocks per SM); 5 and more spill and ran slower.
+#ifndef CORANK_TUNE_SET_OPERATION_MIN_BLOCKS
+#define CORANK_TUNE_SET_OPERATION_MIN_BLOCKS 4
+#endif
+inline constexpr int set_operation_min_blocks = CORANK_TUNE_SET_OPERATION_MIN_BLOCKS;
 
 /// Items per thread of the set operations when each needs `bytes_per_item` bytes of shared
 /// memory: as many as fit toolbox_tile_bytes, odd, at most CORANK_TUNE_SET_OPERATION_ITEMS.
