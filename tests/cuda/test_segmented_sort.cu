@@ -269,7 +269,8 @@ TEST_F(StableSortSegments, SortsEveryShortLengthOfEveryKeyType) {
 /// (keys alone whose ties are identical), two past it, and uniform mixes that put every length
 /// class in one group, for signed and unsigned keys both ways, 32- and 64-bit offsets.
 TEST_F(StableSortSegments, SortsEveryLengthTheWarpNetworksTake) {
-  const std::size_t warp_max = 32 * std::size_t(policy_of<std::uint32_t>::warp_registers);
+  const std::size_t warp_max = std::size_t(policy_of<std::uint32_t>::warp_group) *
+                               std::size_t(policy_of<std::uint32_t>::warp_registers);
   for (std::size_t length = 1; length <= warp_max + 2; ++length) {
     std::vector<std::size_t> sizes = equal_segments(length, 3000);
     sizes.insert(sizes.begin() + std::ptrdiff_t(sizes.size() / 2), {1, 3, 0, 2});

@@ -31,8 +31,9 @@ cudaError_t resident_blocks(Kernel kernel, int threads, std::size_t smem, unsign
   return cudaSuccess;
 }
 
-/// The unstable sort's temporary storage: four list heads, then the lists of segment ids (tiny
-/// and small share one array, from its two ends; medium has its own, large a short one).
+/// The unstable sort's temporary storage: a list head per class, then the lists of segment ids
+/// (tiny and small share one array, from its two ends, as do medium and register; large has a
+/// short one).
 template <class Policy = tuning::segmented_policy>
 struct unstable_segments_layout {
   static constexpr std::size_t medium_max =
@@ -60,9 +61,13 @@ cudaError_t sort_segments_run(Key* keys, Value* vals, std::size_t n, const Offse
   constexpr int block_b = Policy::block_max_bits - __builtin_ctz(unsigned(NT));
   constexpr int large_bg = 4;
 
-  const auto small_kernel =
-      kernels::segmented_sort_small<W, warp_b, Policy::warp_registers, Policy::warp_batch, Key,
+  constexpr std::size_t register_max =
+      std::size_t(32 / Policy::register_batch) * Policy::register_keys;
+  const auto register_kernel =
+      kernels::segmented_sort_small<W, warp_b, Policy::register_keys, Policy::register_batch, Key,
                                     Value, Offset, Compare>;
+  const auto small_kernel =
+      kernels::segmented_sort_small<W, warp_b, 0, 1, Key, Value, Offset, Compare>;
   const auto medium_kernel =
       kernels::segmented_sort_medium<NT, block_b, Key, Value, Offset, Compare>;
   const auto large_kernel =
@@ -72,12 +77,13 @@ cudaError_t sort_segments_run(Key* keys, Value* vals, std::size_t n, const Offse
       kernels::bitonic_smem_bytes<Key, Value>(unsigned(NT) << block_b);
   const auto tiny_kernel =
       kernels::segmented_sort_tiny<Policy::tiny_segments_per_warp, Key, Value, Offset, Compare>;
-  unsigned grids[4] = {};
+  unsigned grids[5] = {};
   const cudaError_t setup = [&] {
     CORANK_CUDA_TRY(resident_blocks(tiny_kernel, 256, 0, &grids[0]));
-    CORANK_CUDA_TRY(resident_blocks(small_kernel, W * 32, small_smem, &grids[1]));
-    CORANK_CUDA_TRY(resident_blocks(medium_kernel, NT, block_smem, &grids[2]));
-    return resident_blocks(large_kernel, NT, block_smem, &grids[3]);
+    CORANK_CUDA_TRY(resident_blocks(register_kernel, W * 32, small_smem, &grids[1]));
+    CORANK_CUDA_TRY(resident_blocks(small_kernel, W * 32, small_smem, &grids[2]));
+    CORANK_CUDA_TRY(resident_blocks(medium_kernel, NT, block_smem, &grids[3]));
+    return resident_blocks(large_kernel, NT, block_smem, &grids[4]);
   }();
   CORANK_CUDA_TRY(setup);
 
@@ -87,18 +93,21 @@ cudaError_t sort_segments_run(Key* keys, Value* vals, std::size_t n, const Offse
   unsigned* lists = layout.lists.template in<unsigned>(temp);
   using kernels::segment_list;
   const segment_list tiny{lists, 0}, small{lists, num_segments}, medium{lists + num_segments, 0},
-      large{lists + 2 * num_segments, 0};
+      in_registers{lists + num_segments, num_segments}, large{lists + 2 * num_segments, 0};
   CORANK_CUDA_TRY(cudaMemsetAsync(counters, 0, kernels::classes * sizeof(unsigned), stream));
   kernels::segmented_classify<<<unsigned((num_segments + 255) / 256), 256, 0, stream>>>(
-      offsets, num_segments, std::size_t(32) << warp_b, layout_t::medium_max, tiny, small, medium,
-      large, counters);
-  tiny_kernel<<<grids[0], 256, 0, stream>>>(keys, vals, offsets, tiny, counters + 0, comp);
-  small_kernel<<<grids[1], W * 32, small_smem, stream>>>(keys, vals, offsets, small, counters + 1,
-                                                         comp);
-  medium_kernel<<<grids[2], NT, block_smem, stream>>>(keys, vals, offsets, medium, counters + 2,
-                                                      comp);
-  large_kernel<<<grids[3], NT, block_smem, stream>>>(keys, vals, offsets, large, counters + 3,
-                                                     comp);
+      offsets, num_segments, register_max, std::size_t(32) << warp_b, layout_t::medium_max, tiny,
+      in_registers, small, medium, large, counters);
+  tiny_kernel<<<grids[0], 256, 0, stream>>>(keys, vals, offsets, tiny,
+                                            counters + kernels::tiny_segment, comp);
+  register_kernel<<<grids[1], W * 32, small_smem, stream>>>(
+      keys, vals, offsets, in_registers, counters + kernels::register_segment, comp);
+  small_kernel<<<grids[2], W * 32, small_smem, stream>>>(keys, vals, offsets, small,
+                                                         counters + kernels::small_segment, comp);
+  medium_kernel<<<grids[3], NT, block_smem, stream>>>(keys, vals, offsets, medium,
+                                                      counters + kernels::medium_segment, comp);
+  large_kernel<<<grids[4], NT, block_smem, stream>>>(keys, vals, offsets, large,
+                                                     counters + kernels::large_segment, comp);
   return cudaGetLastError();
 }
 

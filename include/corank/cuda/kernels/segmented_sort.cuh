@@ -24,7 +24,14 @@
 namespace corank::cuda::kernels {
 
 /// Size classes of segments, in the order of their list heads in `counters`.
-enum segment_class : int { tiny_segment, small_segment, medium_segment, large_segment, classes };
+enum segment_class : int {
+  tiny_segment,
+  register_segment,
+  small_segment,
+  medium_segment,
+  large_segment,
+  classes
+};
 
 /// One class's list of segment ids: filled from the front of `base`, or from the back of
 /// base[0, back) when back > 0 (two classes share one array).
@@ -40,18 +47,20 @@ struct segment_list {
 /// per warp and class.
 template <class Offset>
 __global__ void segmented_classify(const Offset* offsets, std::size_t num_segments,
-                                   std::size_t small_max, std::size_t medium_max, segment_list tiny,
-                                   segment_list small, segment_list medium, segment_list large,
-                                   unsigned* counters) {
+                                   std::size_t register_max, std::size_t small_max,
+                                   std::size_t medium_max, segment_list tiny,
+                                   segment_list in_registers, segment_list small,
+                                   segment_list medium, segment_list large, unsigned* counters) {
   const std::size_t s = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const unsigned lane = threadIdx.x % 32;
   std::size_t size = 0;
   if (s < num_segments) size = std::size_t(offsets[s + 1] - offsets[s]);
-  const int cls = size <= 1            ? -1
-                  : size <= 32         ? int(tiny_segment)
-                  : size <= small_max  ? int(small_segment)
-                  : size <= medium_max ? int(medium_segment)
-                                       : int(large_segment);
+  const int cls = size <= 1              ? -1
+                  : size <= 32           ? int(tiny_segment)
+                  : size <= register_max ? int(register_segment)
+                  : size <= small_max    ? int(small_segment)
+                  : size <= medium_max   ? int(medium_segment)
+                                         : int(large_segment);
   for (int c = 0; c < classes; ++c) {
     const unsigned mask = __ballot_sync(0xffffffffu, cls == c);
     if (!mask) continue;
@@ -61,10 +70,11 @@ __global__ void segmented_classify(const Offset* offsets, std::size_t num_segmen
     base = __shfl_sync(0xffffffffu, base, leader);
     if (cls == c) {
       const unsigned pos = base + __popc(mask & ((1u << lane) - 1));
-      const segment_list& list = c == tiny_segment     ? tiny
-                                 : c == small_segment  ? small
-                                 : c == medium_segment ? medium
-                                                       : large;
+      const segment_list& list = c == tiny_segment       ? tiny
+                                 : c == register_segment ? in_registers
+                                 : c == small_segment    ? small
+                                 : c == medium_segment   ? medium
+                                                         : large;
       list[pos] = unsigned(s);
     }
   }
@@ -157,7 +167,7 @@ __device__ __forceinline__ void warp_sort_segments(Key* keys, Value* vals,
         if constexpr (has_values) val[i][r] = vals[begin[i] + at];
       }
     }
-  block::warp_sort(key, val, size, place, comp);
+  block::warp_sort<G>(key, val, size, place, comp);
 #pragma unroll
   for (int i = 0; i < S; ++i)
 #pragma unroll
@@ -181,7 +191,8 @@ __device__ __forceinline__ void warp_sort_segments_of(Key* keys, Value* vals,
     unsigned longest = 0;
 #pragma unroll
     for (int i = 0; i < S; ++i) longest = size[i] > longest ? size[i] : longest;
-    if (block::warp_max(longest) > unsigned(G * R))
+    if constexpr (G < 32) longest = block::warp_max(longest);  // the groups' sizes differ
+    if (longest > unsigned(G * R))
       return warp_sort_segments_of<MaxR, S, G, 2 * R>(keys, vals, begin, size, lane, comp);
   }
   warp_sort_segments<R, S, G>(keys, vals, begin, size, lane, comp);
@@ -196,8 +207,9 @@ __device__ __forceinline__ void sort_in_shared(Key* keys, Value* vals, Key* s_ke
   tile_network<NT, B>(keys, vals, s_keys, s_vals, count, 1, stages, rank, comp, sync);
 }
 
-/// A warp per Batch segments of the small list in turn; the network's width follows the segment's
-/// size: in registers up to 32 x RegistersMax keys (the batch's at once), in shared memory above.
+/// A warp per Batch segments of a list in turn, each sorted in registers by a group of 32 / Batch
+/// lanes (up to 32 / Batch x RegistersMax keys: narrow groups keep most of the network's steps
+/// inside a lane), or when longer by the warp's network in shared memory, one after the other.
 /// Two blocks per multiprocessor at least (registers capped at 128): a single one left the GPU
 /// latency-bound.
 template <int Warps, int MaxB, int RegistersMax, int Batch, class Key, class Value, class Offset,
@@ -206,6 +218,8 @@ __global__ void __launch_bounds__(Warps * 32, 2)
     segmented_sort_small(Key* keys, Value* vals, const Offset* offsets, segment_list list,
                          const unsigned* counter, Compare comp) {
   constexpr unsigned capacity = 32u << MaxB;
+  constexpr int G = 32 / Batch;
+  constexpr unsigned in_registers = unsigned(G * RegistersMax);
   extern __shared__ __align__(16) unsigned char smem_raw[];
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const bitonic_smem<Key, Value> smem(smem_raw + warp * bitonic_smem_bytes<Key, Value>(capacity),
@@ -213,18 +227,21 @@ __global__ void __launch_bounds__(Warps * 32, 2)
   const unsigned count = *counter;
   for (unsigned w = (blockIdx.x * Warps + warp) * Batch; w < count;
        w += gridDim.x * Warps * Batch) {
+    if constexpr (RegistersMax > 0) {
+      std::size_t group_begin[1];
+      unsigned group_size[1];
+      listed_bounds<G>(offsets, list, w, count, lane, group_begin, group_size);
+      if (group_size[0] > in_registers) group_size[0] = 0;  // sorted in shared memory below
+      warp_sort_segments_of<RegistersMax, 1, G>(keys, vals, group_begin, group_size, lane, comp);
+    }
     std::size_t begin[Batch];
-    unsigned size[Batch], in_registers[Batch];
+    unsigned size[Batch];
     listed_bounds(offsets, list, w, count, lane, begin, size);
-#pragma unroll
-    for (int i = 0; i < Batch; ++i)
-      in_registers[i] = size[i] <= unsigned(32 * RegistersMax) ? size[i] : 0;
-    warp_sort_segments_of<RegistersMax>(keys, vals, begin, in_registers, lane, comp);
 #pragma unroll
     for (int i = 0; i < Batch; ++i) {
       Key* k = keys + begin[i];
       Value* v = vals + begin[i];
-      if (size[i] <= unsigned(32 * RegistersMax)) continue;  // sorted in registers above
+      if (size[i] <= in_registers) continue;  // sorted in registers above
       if (size[i] <= 256)
         sort_in_shared<32, 3>(k, v, smem.keys, smem.vals, size[i], lane, comp, block::warp_sync{});
       else

@@ -54,10 +54,12 @@ struct segmented_policy {
   static constexpr int tiny_segments_per_warp = 16;
   static constexpr int warps_per_block = 8;
   static constexpr int warp_max_bits = 10;  // 32 lanes x 32 keys
-  /// A small segment of up to 32 x this many keys is sorted in its warp's registers (no shared
-  /// memory, no barriers); longer ones by the warp's network in shared memory.
-  static constexpr int warp_registers = 4;
-  static constexpr int warp_batch = 1;  // segments a warp sorts at once in registers (2 spilled)
+  /// Segments of 33 to 32 / register_batch x register_keys keys are sorted in registers (no
+  /// shared memory, no barriers), register_batch at once per warp, a group of 32 / register_batch
+  /// lanes each: narrow groups keep most of the network's steps inside a lane. Longer small ones:
+  /// a warp's network in shared memory, one segment a warp at a time.
+  static constexpr int register_keys = 16;
+  static constexpr int register_batch = 4;
   static constexpr int block_threads = 256;
   static constexpr int block_max_bits = 13;  // 256 threads x 32 keys
 };
