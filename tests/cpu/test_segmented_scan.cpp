@@ -214,8 +214,8 @@ TEST_F(CpuSegmentedScan, ScaledIterationsAreExact) {
 }
 
 // Segments longer than a thread's share: slices without any head, the largest slice at the most
-// shares the blocked form takes and one element past it (each step a scan of its own), segments
-// spanning everything, with empty segments.
+// shares the blocked form takes on all threads and one element past it (fewer threads), segments
+// spanning everything (one thread, or each step a scan of its own), with empty segments.
 TEST_F(CpuSegmentedScan, ScaledIterationsCarryAcrossSlices) {
   check_iterations(rng, random_offsets(rng, 2000000, 1000.0), 18, parallel(7));
   // 100 shares of 10000: the segment [90000, 90000 + 10000 * shares + extra) holds share 9 and
@@ -232,6 +232,7 @@ TEST_F(CpuSegmentedScan, ScaledIterationsCarryAcrossSlices) {
     check_iterations(rng, offsets, 18, parallel(100));
   }
   check_iterations(rng, {0, 300000}, 20, parallel(4));
+  check_iterations(rng, {0, 300000}, 20, parallel(16));
   check_iterations(rng, random_offsets(rng, 100000, 1.0, 0.3), 17, parallel(3));
   check_iterations(rng, random_offsets(rng, 100000, 40.0), 17, parallel(3), max_op{});
 }
@@ -244,13 +245,11 @@ TEST_F(CpuSegmentedScan, ScaledIterationsWithHeadsAtSliceEdgesPlusMinusOne) {
       check_iterations(rng, heads_at_slice_edges(delta), 37, parallel(threads));
 }
 
-// With the default options the thread count follows the work (elements x iterations) and each
-// slice keeps at least tuning::iteration_min_slice_items: sizes around one and two such slices,
-// one iteration and many, all cores.
+// With the default options (all cores, one thread below sequential_below elements): sizes around
+// that threshold, one iteration and many.
 TEST_F(CpuSegmentedScan, ScaledIterationsWithDefaultOptions) {
-  const std::size_t min_slice = corank::cpu::tuning::iteration_min_slice_items;
-  for (std::size_t n : {min_slice - 1, min_slice, min_slice + 1, 2 * min_slice - 1, 2 * min_slice,
-                        2 * min_slice + 1, 50 * min_slice + 7})
+  const std::size_t edge = corank::cpu::segmented_scan_options{}.sequential_below;
+  for (std::size_t n : {edge - 1, edge, edge + 1, 3 * edge + 7})
     for (long long iterations : {1LL, 17LL, 200LL})
       check_iterations(rng, random_offsets(rng, n, 12.0), iterations, {});
 }

@@ -35,7 +35,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -226,17 +225,18 @@ void with_steps(int steps, F&& f) {
   f(std::integral_constant<int, K>{});
 }
 
-/// All the iterations on all of a in one parallel region (temporal blocking). Slice t is
+/// K steps of the iteration on all of a, in one parallel region (temporal blocking). Slice t is
 /// [b_t, b_t+1), b_t the first segment head at or after t's even share of the elements: every
-/// segment lies in one slice, so the slices share nothing, and each thread takes its slice through
-/// every iteration, `per_pass` steps a sweep, while the slice is in its cache. No thread waits for
-/// another (a barrier per pass cost a scheduler slice whenever another process held a core), and
-/// each segment sees the operations of the sequential loop in its order. A slice is longer than
-/// its share by the rest of the segment it ends in: the caller bounds that (largest_slice).
-template <class T, class Offset, class Op>
-void iterate_slices(T* a, const T* scale, std::size_t n, const Offset* offsets,
-                    std::size_t num_segments, long long iterations, int per_pass, int threads,
-                    Op& op) {
+/// segment lies in one slice, so the slices share nothing and each thread sweeps its own through
+/// the K steps with no barrier and nothing serial (a barrier waits a scheduler slice whenever
+/// another process holds a core), and each segment sees the sequential loop's operations in its
+/// order. A region per K steps, not one for all: one region for all the passes ran 2-2.4x slower
+/// on 16 cores in 5 of 6 runs of landmark and bcsstk33, as if two threads shared a core throughout
+/// (not proven; a fresh region's threads wake on idle cores). A slice is longer than its share by
+/// the rest of the segment it ends in: the caller bounds that (largest_slice).
+template <int K, class T, class Offset, class Op>
+void iteration_pass(T* a, const T* scale, std::size_t n, const Offset* offsets,
+                    std::size_t num_segments, int threads, Op& op) {
   region_errors errors;
 #pragma omp parallel num_threads(threads)
   {
@@ -250,21 +250,15 @@ void iterate_slices(T* a, const T* scale, std::size_t n, const Offset* offsets,
         first_head_from(offsets, num_segments, even_split<std::size_t>(n, parts, t + 1), n);
     if (begin < end)
       errors.run([&] {
-        const Offset* next_head = next_head_after(offsets, num_segments, begin);
-        for (long long done = 0; done < iterations;) {
-          const int steps = static_cast<int>(std::min<long long>(per_pass, iterations - done));
-          with_steps<tuning::iteration_most_steps_per_pass>(steps, [&](auto k) {
-            T running[decltype(k)::value] = {};  // unread: begin is a head
-            sweep_steps<decltype(k)::value>(a, scale, begin, end, next_head, false, running, op);
-          });
-          done += steps;
-        }
+        T running[K] = {};  // unread: begin is a head
+        sweep_steps<K>(a, scale, begin, end, next_head_after(offsets, num_segments, begin), false,
+                       running, op);
       });
   }
   errors.rethrow();
 }
 
-/// The largest of the slices of iterate_slices when n elements are split among `threads` threads
+/// The largest of the slices of iteration_pass when n elements are split among `threads` threads
 /// (each from the first segment head at or after its even share).
 template <class Offset>
 std::size_t largest_slice(const Offset* offsets, std::size_t num_segments, std::size_t n,
@@ -324,10 +318,10 @@ void segmented_exclusive_scan(InIt in, std::size_t n, const Offset* offsets,
 /// `iterations` steps of the sparse-matrix iteration in place: a = inclusive scan of a[i] *
 /// scale[i] (any associative op), then again on the result. Runs opt.steps_per_pass steps (at most
 /// corank::segmented_scan_most_steps_per_pass) in each sweep over the data
-/// (detail::iterate_slices: each thread its own slice cut at segment heads, through all the
-/// iterations), unless that is 1 or a slice would hold more than
-/// tuning::iteration_largest_slice_shares even shares (segments longer than a share), when each
-/// step is a segmented_inclusive_scan of its own. The blocked form gives the
+/// (detail::iteration_pass: each thread its own slice, cut at segment heads), on fewer threads
+/// where a slice would hold more than tuning::iteration_largest_slice_shares even shares
+/// (segments longer than a share), unless that is 1 or leaves less than a quarter of the threads:
+/// then each step is a segmented_inclusive_scan of its own. The blocked form gives the
 /// sequential loop's result bit for bit (each segment is one thread's, in order); the per-step
 /// form may round differently in floating point where a segment spans a slice. The steps flush
 /// subnormal results to zero (detail::flush_subnormals), in either form: a change below 1.2e-38 in
@@ -340,27 +334,28 @@ void scaled_segmented_scan_iterations(T* a, const T* scale, std::size_t n, const
   if (n == 0 || iterations == 0) return;
   const int per_pass =
       opt.steps_per_pass > 0 ? opt.steps_per_pass : tuning::iteration_steps_per_pass;
-  // The blocked form does n * iterations steps in one region: threads from that much work, each
-  // with a slice of at least iteration_min_slice_items (sequential_below = 0, always parallel,
-  // lifts that too).
-  const auto work = static_cast<unsigned long long>(iterations) > SIZE_MAX / n
-                        ? SIZE_MAX
-                        : n * static_cast<std::size_t>(iterations);
-  int threads = detail::threads_for(work, opt);
-  if (opt.sequential_below > 0)
-    threads = static_cast<int>(
-        std::min<std::size_t>(static_cast<std::size_t>(threads),
-                              std::max<std::size_t>(1, n / tuning::iteration_min_slice_items)));
+  // Halved while a slice cut at heads would hold more than iteration_largest_slice_shares even
+  // shares; per-step scans when that leaves less than a quarter of the threads.
+  int threads = detail::threads_for(n, opt);
   if (static_cast<std::size_t>(threads) > n) threads = static_cast<int>(n);
-  if (per_pass == 1 ||
-      detail::largest_slice(offsets, num_segments, n, threads) * static_cast<std::size_t>(threads) >
-          tuning::iteration_largest_slice_shares * n) {
+  const int most_threads = threads;
+  while (threads > 1 && detail::largest_slice(offsets, num_segments, n, threads) *
+                                static_cast<std::size_t>(threads) >
+                            tuning::iteration_largest_slice_shares * n)
+    threads /= 2;
+  if (per_pass == 1 || threads * 4 < most_threads) {
     for (long long step = 0; step < iterations; ++step)
       detail::segmented_scan<false>(detail::scaled_input<T>{a, scale}, n, offsets, num_segments, a,
                                     T{}, op, opt);
     return;
   }
-  detail::iterate_slices(a, scale, n, offsets, num_segments, iterations, per_pass, threads, op);
+  for (long long done = 0; done < iterations;) {
+    const int steps = static_cast<int>(std::min<long long>(per_pass, iterations - done));
+    detail::with_steps<tuning::iteration_most_steps_per_pass>(steps, [&](auto k) {
+      detail::iteration_pass<decltype(k)::value>(a, scale, n, offsets, num_segments, threads, op);
+    });
+    done += steps;
+  }
 }
 
 }  // namespace corank::cpu
