@@ -291,6 +291,107 @@ TEST_F(StableSortSegments, SortsEveryLengthTheWarpNetworksTake) {
   }
 }
 
+using eight_byte_policy = policy_of<std::uint64_t>;
+static_assert(eight_byte_policy::small_sort_max ==
+                  policy_of<std::uint32_t, std::uint32_t>::small_sort_max,
+              "pairs of 4-byte keys and values take the 8-byte keys' policy");
+
+/// Each length of `lengths` in segments of that length, with short and empty segments in the
+/// middle (so that the groups around them mix classes).
+template <class K, class Compare, class KeysOf>
+void expect_lengths_among_short_ones(const std::vector<std::size_t>& lengths, Compare comp,
+                                     KeysOf keys_of) {
+  for (std::size_t length : lengths) {
+    std::vector<std::size_t> sizes = equal_segments(length, 2000);
+    sizes.insert(sizes.begin() + std::ptrdiff_t(sizes.size() / 2), {1, 3, 0, 2});
+    std::size_t n = 0;
+    for (std::size_t s : sizes) n += s;
+    expect_stable_segments(keys_of(n), offsets_of(sizes), comp);
+  }
+}
+
+/// Every length up to two past the warp networks' longest, and the lengths at the 8-byte
+/// classes' bounds (lanes, rank sort, staged groups, warp networks of 32, 64 and 128 slots) +-1.
+std::vector<std::size_t> every_eight_byte_length() {
+  std::vector<std::size_t> lengths;
+  const std::size_t warp_max =
+      std::size_t(eight_byte_policy::warp_group * eight_byte_policy::warp_registers);
+  for (std::size_t l = 1; l <= std::max<std::size_t>(warp_max, 128) + 2; ++l) lengths.push_back(l);
+  return lengths;
+}
+std::vector<std::size_t> eight_byte_class_bounds() {
+  std::vector<std::size_t> lengths;
+  for (std::size_t at : {std::size_t(eight_byte_policy::tiny_sort_max),
+                         std::size_t(eight_byte_policy::small_sort_above),
+                         std::size_t(eight_byte_policy::small_sort_max), std::size_t(32),
+                         std::size_t(64), std::size_t(128)})
+    for (std::size_t d : {at - 1, at, at + 1}) lengths.push_back(d);
+  return lengths;
+}
+
+/// Keys of -0.0, +0.0 and a few others: -0.0 and +0.0 compare equal but differ in their bits, so
+/// a sort of keys alone shows whether it is stable.
+std::vector<double> signed_zeros(std::mt19937_64& rng, std::size_t n) {
+  std::vector<double> keys(n);
+  for (auto& k : keys) {
+    const std::uint64_t r = rng() % 6;
+    k = r < 2 ? (rng() % 2 ? -0.0 : 0.0) : double(r) - 3.5;
+  }
+  return keys;
+}
+
+/// Keys of 8 bytes alone, or of 4 with 4-byte values (the pairs of expect_stable_segments):
+/// through the lanes, the rank sort, the staged groups, the warp networks (keys whose ties are
+/// identical) and the merge windows.
+TEST_F(StableSortSegments, SortsEveryLengthOfEightByteItems) {
+  expect_lengths_among_short_ones<std::uint32_t>(
+      every_eight_byte_length(), corank::less{},
+      [&](std::size_t n) { return random_keys<std::uint32_t>(rng, n, 25); });
+  expect_lengths_among_short_ones<double>(every_eight_byte_length(), corank::less{},
+                                          [&](std::size_t n) { return signed_zeros(rng, n); });
+  expect_lengths_among_short_ones<double>(eight_byte_class_bounds(), corank::greater{},
+                                          [&](std::size_t n) { return signed_zeros(rng, n); });
+  expect_lengths_among_short_ones<std::uint64_t>(
+      eight_byte_class_bounds(), corank::less{},
+      [&](std::size_t n) { return random_keys<std::uint64_t>(rng, n, 40); });
+  expect_lengths_among_short_ones<float>(
+      eight_byte_class_bounds(), corank::greater{},
+      [&](std::size_t n) { return random_keys<float>(rng, n, 9); });
+  expect_lengths_among_short_ones<pair_key>(eight_byte_class_bounds(), by_hi{}, [&](std::size_t n) {
+    return random_keys<pair_key>(rng, n, 12);
+  });
+}
+
+/// Uniform lengths U[0, top] that put every class of 8-byte items in one group (the lanes and
+/// staged groups then leave segments to windows that are sorted anyway), for top at each class's
+/// end and one past the warp networks, 32- and 64-bit offsets.
+template <class K, class Compare, class KeysOf>
+void expect_eight_byte_mixes(std::mt19937_64& rng, Compare comp, KeysOf keys_of) {
+  const std::size_t warp_max =
+      std::size_t(eight_byte_policy::warp_group * eight_byte_policy::warp_registers);
+  for (std::size_t top : {std::size_t(eight_byte_policy::small_sort_above),
+                          std::size_t(eight_byte_policy::small_sort_max + 1), std::size_t(65),
+                          std::max<std::size_t>(warp_max, 128) + 1}) {
+    std::vector<std::size_t> sizes;
+    for (std::size_t n = 0; n < 60000; n += sizes.back()) sizes.push_back(rng() % (top + 1));
+    std::size_t n = 0;
+    for (std::size_t s : sizes) n += s;
+    const auto keys = keys_of(n);
+    expect_stable_segments(keys, offsets_of(sizes), comp);
+    expect_stable_segments(keys, offsets_of<int>(sizes), comp);
+  }
+}
+
+TEST_F(StableSortSegments, SortsUniformMixesOfEightByteItems) {
+  expect_eight_byte_mixes<std::uint32_t>(
+      rng, corank::less{}, [&](std::size_t n) { return random_keys<std::uint32_t>(rng, n, 1000); });
+  expect_eight_byte_mixes<double>(rng, corank::less{},
+                                  [&](std::size_t n) { return signed_zeros(rng, n); });
+  expect_eight_byte_mixes<std::uint64_t>(rng, corank::greater{}, [&](std::size_t n) {
+    return random_keys<std::uint64_t>(rng, n, ~0ull);
+  });
+}
+
 /// Windows of short segments where one segment is one past the rank sort's longest (the window
 /// then goes the merge way), or exactly that long, at every place in a window.
 TEST_F(StableSortSegments, SortsShortWindowsAroundTheRankSortBoundary) {

@@ -207,14 +207,17 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   constexpr unsigned st = 256;
   if constexpr (Policy::small_sort_max > 0) {
     const auto small_kernel =
-        kernels::stable_sort_small_groups<Policy::small_sort_max, Key, Value, Offset, Compare>;
+        kernels::stable_sort_small_groups<Policy::small_sort_max, Policy::skip_flagged_windows, Key,
+                                          Value, Offset, Compare>;
     unsigned small_grid = 0;
     CORANK_CUDA_TRY(resident_blocks(small_kernel, st, 0, &small_grid));
     CORANK_CUDA_TRY(cudaMemsetAsync(not_tiny, 0, layout.windows, stream));
     // A warp per 32 segments, grid-stride past 2^30 blocks' worth.
     const std::size_t tiny_blocks = std::min<std::size_t>((num_segments + st - 1) / st, 1u << 30);
     constexpr int warp_max = Policy::warp_group * Policy::warp_registers;
-    kernels::stable_sort_tiny_segments<Policy::tiny_sort_max, Policy::small_sort_max, warp_max>
+    kernels::stable_sort_tiny_segments<Policy::tiny_sort_max, Policy::small_sort_above,
+                                       Policy::small_sort_max, warp_max,
+                                       Policy::skip_flagged_windows>
         <<<unsigned(tiny_blocks), st, 0, stream>>>(keys, vals, offsets, num_segments,
                                                    Policy::window, not_tiny, groups, warp_list,
                                                    counts, comp);
@@ -230,8 +233,8 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
       CORANK_CUDA_TRY(cudaGetLastError());
     }
     // A wave of resident blocks over the groups listed on the device (none: they return at once).
-    small_kernel<<<small_grid, st, 0, stream>>>(keys, vals, offsets, num_segments, groups, counts,
-                                                comp);
+    small_kernel<<<small_grid, st, 0, stream>>>(keys, vals, offsets, num_segments, groups, not_tiny,
+                                                Policy::window, counts, comp);
     CORANK_CUDA_TRY(cudaGetLastError());
   } else {
     CORANK_CUDA_TRY(cudaMemsetAsync(not_tiny, 1, layout.windows, stream));  // every window

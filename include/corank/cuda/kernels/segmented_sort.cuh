@@ -416,12 +416,15 @@ struct lane_segment {
 /// The first kernel of the stable sort: a warp per group of 32 consecutive segments, a lane per
 /// segment. A group of nothing longer than Tiny keys is sorted here, each lane in its registers
 /// (few registers, no shared memory: the GPU's warps overlap their loads). A group whose longest
-/// has up to Small keys is listed for stable_sort_small_groups. In a group with a longer one, the
-/// segments of up to Tiny keys are sorted here, those of Tiny + 1 to WarpMax keys are listed in
-/// warp_list for stable_sort_warp_segments (when warp_list is not null: only where ties are
-/// identical, for its network is not stable), and the others flag the window their head lies in
-/// (not_tiny[w] = 1) for stable_sort_short_windows, which passes over the windows left unflagged.
-template <int Tiny, int Small, int WarpMax, class Key, class Value, class Offset, class Compare>
+/// has SmallAbove + 1 to Small keys (SmallAbove >= Tiny) is listed for stable_sort_small_groups.
+/// In a group with a longer one, or one of Tiny + 1 to SmallAbove keys, the segments of up to
+/// Tiny keys are sorted here, those of Tiny + 1 to WarpMax keys are listed in warp_list for
+/// stable_sort_warp_segments (when warp_list is not null: only where ties are identical, for its
+/// network is not stable), and the others flag the window their head lies in (not_tiny[w] = 1)
+/// for stable_sort_short_windows, which passes over the windows left unflagged. SkipFlagged: the
+/// segments of up to Tiny keys in a window their own group flags are left to that window.
+template <int Tiny, int SmallAbove, int Small, int WarpMax, bool SkipFlagged, class Key,
+          class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(256)
     stable_sort_tiny_segments(Key* keys, Value* vals, const Offset* offsets,
                               std::size_t num_segments, std::size_t window, unsigned char* not_tiny,
@@ -441,13 +444,19 @@ __global__ void __launch_bounds__(256)
     const std::size_t begin = s < num_segments ? std::size_t(offsets[s]) : 0;
     const std::size_t size = s < num_segments ? std::size_t(offsets[s + 1]) - begin : 0;
     const unsigned longest = block::warp_max(unsigned(size < (1u << 30) ? size : (1u << 30)));
-    const bool small_group = longest > unsigned(Tiny) && longest <= unsigned(Small);
+    const bool small_group = longest > unsigned(SmallAbove) && longest <= unsigned(Small);
     bool to_warp = false;
     if (longest > 1 && !small_group) {
       to_warp = warp_list && size > std::size_t(Tiny) && size <= std::size_t(WarpMax);
-      if (size > std::size_t(Tiny) && !to_warp) not_tiny[begin / window] = 1;
-      if (size > 1 && size <= std::size_t(Tiny))
-        lane_segment<Tiny, Key, Value>().sort(keys, vals, begin, int(size), comp);
+      const bool flags = size > std::size_t(Tiny) && !to_warp;
+      if (flags) not_tiny[begin / window] = 1;
+      bool sort_here = size > 1 && size <= std::size_t(Tiny);
+      if constexpr (SkipFlagged) {
+        // The window sorts every segment that starts in it: sorting one here too is wasted.
+        const unsigned same_window = __match_any_sync(0xffffffffu, begin / window);
+        sort_here &= !(same_window & __ballot_sync(0xffffffffu, flags));
+      }
+      if (sort_here) lane_segment<Tiny, Key, Value>().sort(keys, vals, begin, int(size), comp);
     }
     const unsigned listed = __ballot_sync(0xffffffffu, to_warp);
     if (lane == 0) small_in_warp[warp] = small_group, listed_in_warp[warp] = __popc(listed);
@@ -522,11 +531,13 @@ struct small_stage {
 /// MaxLen), a warp per group in turn: the group's keys are contiguous, so the warp stages them
 /// through shared memory with coalesced copies (a lane's own keys, read straight from memory,
 /// would each cost a sector), then each lane sorts its segment in registers. A grid of resident
-/// blocks loops over the count on the device.
-template <int MaxLen, class Key, class Value, class Offset, class Compare>
+/// blocks loops over the count on the device. SkipFlagged: a group whose segments all start in
+/// flagged windows (not_tiny, final by now) is left to them.
+template <int MaxLen, bool SkipFlagged, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(256)
     stable_sort_small_groups(Key* keys, Value* vals, const Offset* offsets,
                              std::size_t num_segments, tiny_groups groups,
+                             const unsigned char* not_tiny, std::size_t window,
                              const long_segment_counts* counts, Compare comp) {
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   __shared__ small_stage<Key, Value, MaxLen> stages[8];
@@ -542,7 +553,13 @@ __global__ void __launch_bounds__(256)
     const int last_lane = num_segments - 1 - base < 31 ? int(num_segments - 1 - base) : 31;
     const std::size_t first = __shfl_sync(0xffffffffu, begin, 0);
     const std::size_t end = __shfl_sync(0xffffffffu, begin + std::size_t(len), last_lane);
-    const int count = int(end - first);                                 // at most 32 * MaxLen
+    const int count = int(end - first);  // at most 32 * MaxLen
+    if constexpr (SkipFlagged) {
+      // The group's heads lie in windows first / window to last_head / window (a few at most).
+      const std::size_t last_head = __shfl_sync(0xffffffffu, begin, last_lane);
+      const std::size_t w = first / window + unsigned(lane);
+      if (__all_sync(0xffffffffu, w > last_head / window || not_tiny[w])) continue;
+    }
     const bank_padded at{(__shfl_sync(0xffffffffu, len, 0) + 1u) % 2};  // segments of even length
     for (int j = lane; j < count; j += 32) {
       stage.keys[at(j)] = keys[first + j];
