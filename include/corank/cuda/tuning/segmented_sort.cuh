@@ -29,16 +29,16 @@ struct stable_segmented_policy {
   // segment in registers (stable_sort_tiny_segments); groups whose longest has small_sort_above + 1
   // to small_sort_max keys the same way after a coalesced copy through shared memory
   // (stable_sort_small_groups); windows of nothing longer skip the rank sort. Measured faster for
-  // 4-byte keys alone (H100: 1.2-2.7x at 2-31 keys, 0.83x at 1; docs/notes/segmented_sort.md) and
-  // for 8-byte items (pairs of 4-byte keys and values, 8-byte keys: lanes at 2-4 keys, staged
-  // groups at 9-23; at 5-8 the rank sort was faster; "Pairs and 8-byte keys" there); larger items
-  // keep the windows (0: off). CORANK_TINY_SORT_MAX / CORANK_SMALL_SORT_MAX: builds for
+  // 4-byte keys alone (to 46 keys: the stage's 48 KB; a lane's insertion sort still beat the
+  // 8-lane networks there) and for 8-byte items (lanes at 2-4 keys, staged groups at 9-23; at 5-8
+  // the rank sort was faster); larger items keep the windows (0: off). The figures:
+  // docs/notes/segmented_sort.md. CORANK_TINY_SORT_MAX / CORANK_SMALL_SORT_MAX: builds for
   // measurement.
   static constexpr bool eight_byte_items = KeyBytes + ValueBytes > 4 && KeyBytes + ValueBytes <= 8;
 #ifdef CORANK_SMALL_SORT_MAX
   static constexpr int small_sort_max = CORANK_SMALL_SORT_MAX;
 #else
-  static constexpr int small_sort_max = KeyBytes + ValueBytes <= 4 ? 32 : eight_byte_items ? 23 : 0;
+  static constexpr int small_sort_max = KeyBytes + ValueBytes <= 4 ? 46 : eight_byte_items ? 23 : 0;
 #endif
 #ifdef CORANK_TINY_SORT_MAX
   static constexpr int tiny_sort_max = CORANK_TINY_SORT_MAX;
@@ -48,7 +48,7 @@ struct stable_segmented_policy {
   static constexpr int small_sort_above = eight_byte_items ? 8 : tiny_sort_max;
   // The lanes and the staged groups leave the segments of windows that are sorted anyway (a
   // longer segment flagged them) to those windows: mixed lengths of 8-byte items paid for both
-  // (H100, pairs U[1,8] 0.86 -> 1.31 ms without it, 0.97 with). Not measured for 4-byte keys.
+  // (docs/notes/segmented_sort.md). Not measured for 4-byte keys.
   static constexpr bool skip_flagged_windows = eight_byte_items;
   // In groups with a longer segment, segments of tiny_sort_max + 1 to warp_group x warp_registers
   // keys are sorted in registers, a group of warp_group lanes each (a bitonic network: where ties
@@ -57,8 +57,7 @@ struct stable_segmented_policy {
   // sort, the merge windows and whole warps at 9-128 keys (docs/notes/segmented_sort.md).
   static constexpr int warp_group = 8;
   // Off for 8-byte items: with tiny_sort_max 4 the lane groups took u64 segments of 5-8 keys too,
-  // 2.6-4.3x slower than the rank sort (H100: 3.35 ms at 5 keys against 0.87), though 1.2-1.6x
-  // faster at 28-128 keys (docs/notes/segmented_sort.md, "Pairs and 8-byte keys").
+  // far slower than the rank sort there (docs/notes/segmented_sort.md, "Pairs and 8-byte keys").
   static constexpr int warp_registers = small_sort_max && !eight_byte_items ? 16 : 0;
   static constexpr int warp_batch = 1;
   // Waves of resident blocks in the long segments' tile and merge-pass grids: more hide each
