@@ -181,13 +181,15 @@ using policy_of = corank::cuda::tuning::stable_segmented_policy<
     sizeof(K), std::is_same_v<V, corank::no_value> ? 0 : sizeof(V)>;
 
 /// Lengths at the stable sort's boundaries: the window (longest segment sorted in one), the tile,
-/// and tiles of 2, 3, 4 and 8 (merge passes), each +-1.
+/// and tiles of 2, 3, 4, 8, 16 and 32 (merge passes: from 8 tiles + 1 the passes past
+/// pass_launches, in one cooperative launch), each +-1.
 template <class K>
 std::vector<std::size_t> boundary_lengths() {
   std::vector<std::size_t> lengths;
   for (std::size_t policy_window : {policy_of<K>::window, policy_of<K, std::uint32_t>::window})
-    for (std::size_t at : {policy_window, 2 * policy_window, 4 * policy_window, 6 * policy_window,
-                           8 * policy_window, 16 * policy_window})
+    for (std::size_t at :
+         {policy_window, 2 * policy_window, 4 * policy_window, 6 * policy_window, 8 * policy_window,
+          16 * policy_window, 32 * policy_window, 64 * policy_window})
       for (std::size_t d : {at - 1, at, at + 1}) lengths.push_back(d);
   return lengths;
 }
@@ -579,6 +581,43 @@ TEST_F(StableSortSegments, EndsOnNaNKeysAndBadComparators) {
 
 /// More than 2^31 keys (64-bit offsets): one segment of 2^31 + 3 one-byte keys among short ones,
 /// checked by key counts and order. Runs where the device has the memory.
+/// Captured in a CUDA graph and replayed: nothing comes back to the host, and the later merge
+/// passes' cooperative launch is captured too (segments of 2^20 and 100000 keys need them).
+TEST_F(StableSortSegments, SortsInACapturedGraph) {
+  CORANK_REQUIRE_GPU();
+  std::vector<std::size_t> sizes{std::size_t(1) << 20, 3, 100000, 0, 17};
+  for (int i = 0; i < 3000; ++i) sizes.push_back(rng() % 60);
+  std::size_t n = 0;
+  for (std::size_t s : sizes) n += s;
+  const auto keys = random_keys<std::uint32_t>(rng, n, 1000);
+  const auto offsets = offsets_of(sizes);
+  std::vector<std::uint32_t> expected = keys;
+  for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
+    std::stable_sort(expected.begin() + offsets[s], expected.begin() + offsets[s + 1]);
+  device_buffer<std::int64_t> d_offsets(offsets);
+  guarded<std::uint32_t> dk(keys);
+  cudaStream_t stream;
+  CORANK_ASSERT_CUDA(cudaStreamCreate(&stream));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CORANK_ASSERT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  const cudaError_t sorted = corank::cuda::stable_sort_segments(
+      dk.data(), n, d_offsets.data(), offsets.size() - 1, corank::less{}, stream);
+  CORANK_ASSERT_CUDA(cudaStreamEndCapture(stream, &graph));
+  CORANK_ASSERT_CUDA(sorted);
+  CORANK_ASSERT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 2; ++replay) {  // sorted input the second time
+    CORANK_ASSERT_CUDA(cudaGraphLaunch(exec, stream));
+    CORANK_ASSERT_CUDA(cudaStreamSynchronize(stream));
+    const auto got = dk.result();
+    ASSERT_TRUE(got == expected) << "replay " << replay << ": keys differ first at "
+                                 << first_difference(got, expected);
+  }
+  CORANK_ASSERT_CUDA(cudaGraphExecDestroy(exec));
+  CORANK_ASSERT_CUDA(cudaGraphDestroy(graph));
+  CORANK_ASSERT_CUDA(cudaStreamDestroy(stream));
+}
+
 TEST_F(StableSortSegments, SortsASegmentOfMoreThan2To31Keys) {
   CORANK_REQUIRE_GPU();
   const std::size_t huge = (std::size_t(1) << 31) + 3;

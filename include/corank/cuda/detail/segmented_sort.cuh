@@ -80,7 +80,7 @@ cudaError_t sort_segments_run(Key* keys, Value* vals, std::size_t n, const Offse
   unsigned grids[5] = {};
   const cudaError_t setup = [&] {
     CORANK_CUDA_TRY(resident_blocks(tiny_kernel, 256, 0, &grids[0]));
-    CORANK_CUDA_TRY(resident_blocks(register_kernel, W * 32, small_smem, &grids[1]));
+    CORANK_CUDA_TRY(resident_blocks(register_kernel, W * 32, 0, &grids[1]));
     CORANK_CUDA_TRY(resident_blocks(small_kernel, W * 32, small_smem, &grids[2]));
     CORANK_CUDA_TRY(resident_blocks(medium_kernel, NT, block_smem, &grids[3]));
     return resident_blocks(large_kernel, NT, block_smem, &grids[4]);
@@ -100,8 +100,8 @@ cudaError_t sort_segments_run(Key* keys, Value* vals, std::size_t n, const Offse
       in_registers, small, medium, large, counters);
   tiny_kernel<<<grids[0], 256, 0, stream>>>(keys, vals, offsets, tiny,
                                             counters + kernels::tiny_segment, comp);
-  register_kernel<<<grids[1], W * 32, small_smem, stream>>>(
-      keys, vals, offsets, in_registers, counters + kernels::register_segment, comp);
+  register_kernel<<<grids[1], W * 32, 0, stream>>>(keys, vals, offsets, in_registers,
+                                                   counters + kernels::register_segment, comp);
   small_kernel<<<grids[2], W * 32, small_smem, stream>>>(keys, vals, offsets, small,
                                                          counters + kernels::small_segment, comp);
   medium_kernel<<<grids[3], NT, block_smem, stream>>>(keys, vals, offsets, medium,
@@ -173,7 +173,8 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   auto* counts = layout.counts.template in<kernels::long_segment_counts>(temp);
   auto* starts = layout.starts.template in<std::size_t>(temp);
   auto* not_tiny = layout.not_tiny.template in<unsigned char>(temp);
-  const kernels::tiny_groups groups{layout.small_groups.template in<unsigned>(temp)};
+  const kernels::tiny_groups groups{layout.small_groups.template in<unsigned>(temp),
+                                    num_segments / 32 + 1};
   // Segments a warp sorts in its registers, where ties are identical (the network is not stable).
   constexpr bool warp_sorts = block::ties_are_identical<Key, Value, Compare>;
   unsigned* warp_list = warp_sorts ? layout.warp_list.template in<unsigned>(temp) : nullptr;
@@ -190,14 +191,17 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   const auto window_kernel = kernels::stable_sort_windows<NT, VT, Key, Value, Offset, Compare>;
   const auto tile_kernel = kernels::stable_sort_long_tiles<NT, VT, Key, Value, Offset, Compare>;
   const auto pass_kernel = kernels::stable_merge_long_runs<NT, VT, Key, Value, Offset, Compare>;
+  const auto passes_kernel =
+      kernels::stable_merge_long_runs_from<NT, VT, Key, Value, Offset, Compare>;
   constexpr std::size_t tile_smem = sizeof(kernels::long_tile_smem<Key, Value, Policy::tile>);
   constexpr std::size_t pass_smem =
       kernels::partitioned_smem<has_values, Key, Value>::bytes(Policy::tile);
-  unsigned resident[2] = {};
+  unsigned resident[3] = {};
   const cudaError_t setup = [&] {
     CORANK_CUDA_TRY(allow_smem(short_kernel, sizeof(short_smem)));
     CORANK_CUDA_TRY(allow_smem(window_kernel, sizeof(window_smem)));
     CORANK_CUDA_TRY(resident_blocks(tile_kernel, NT, tile_smem, &resident[0]));
+    CORANK_CUDA_TRY(resident_blocks(passes_kernel, NT, pass_smem, &resident[2]));
     return resident_blocks(pass_kernel, NT, pass_smem, &resident[1]);
   }();
   CORANK_CUDA_TRY(setup);
@@ -207,16 +211,26 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   constexpr unsigned st = 256;
   if constexpr (Policy::small_sort_max > 0) {
     const auto small_kernel =
-        kernels::stable_sort_small_groups<Policy::small_sort_max, Policy::skip_flagged_windows, Key,
-                                          Value, Offset, Compare>;
-    unsigned small_grid = 0;
-    CORANK_CUDA_TRY(resident_blocks(small_kernel, st, 0, &small_grid));
+        kernels::stable_sort_small_groups<Policy::small_sort_narrow, Policy::skip_flagged_windows,
+                                          false, Key, Value, Offset, Compare>;
+    const auto wide_kernel =
+        kernels::stable_sort_small_groups<Policy::small_sort_max, Policy::skip_flagged_windows,
+                                          true, Key, Value, Offset, Compare>;
+    constexpr bool wide_groups = Policy::small_sort_max > Policy::small_sort_narrow;
+    constexpr unsigned small_threads =
+        32 * kernels::small_stage_warps<Key, Value, Policy::small_sort_narrow>;
+    constexpr unsigned wide_threads =
+        32 * kernels::small_stage_warps<Key, Value, Policy::small_sort_max>;
+    unsigned small_grid = 0, wide_grid = 0;
+    CORANK_CUDA_TRY(resident_blocks(small_kernel, small_threads, 0, &small_grid));
+    if constexpr (wide_groups)
+      CORANK_CUDA_TRY(resident_blocks(wide_kernel, wide_threads, 0, &wide_grid));
     CORANK_CUDA_TRY(cudaMemsetAsync(not_tiny, 0, layout.windows, stream));
     // A warp per 32 segments, grid-stride past 2^30 blocks' worth.
     const std::size_t tiny_blocks = std::min<std::size_t>((num_segments + st - 1) / st, 1u << 30);
     constexpr int warp_max = Policy::warp_group * Policy::warp_registers;
     kernels::stable_sort_tiny_segments<Policy::tiny_sort_max, Policy::small_sort_above,
-                                       Policy::small_sort_max, warp_max,
+                                       Policy::small_sort_narrow, Policy::small_sort_max, warp_max,
                                        Policy::skip_flagged_windows>
         <<<unsigned(tiny_blocks), st, 0, stream>>>(keys, vals, offsets, num_segments,
                                                    Policy::window, not_tiny, groups, warp_list,
@@ -233,9 +247,14 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
       CORANK_CUDA_TRY(cudaGetLastError());
     }
     // A wave of resident blocks over the groups listed on the device (none: they return at once).
-    small_kernel<<<small_grid, st, 0, stream>>>(keys, vals, offsets, num_segments, groups, not_tiny,
-                                                Policy::window, counts, comp);
+    small_kernel<<<small_grid, small_threads, 0, stream>>>(
+        keys, vals, offsets, num_segments, groups, not_tiny, Policy::window, counts, comp);
     CORANK_CUDA_TRY(cudaGetLastError());
+    if constexpr (wide_groups) {
+      wide_kernel<<<wide_grid, wide_threads, 0, stream>>>(keys, vals, offsets, num_segments, groups,
+                                                          not_tiny, Policy::window, counts, comp);
+      CORANK_CUDA_TRY(cudaGetLastError());
+    }
   } else {
     CORANK_CUDA_TRY(cudaMemsetAsync(not_tiny, 1, layout.windows, stream));  // every window
   }
@@ -262,12 +281,20 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
                                                             longs, counts, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   const int passes = kernels::merge_passes_for(n, Policy::tile);
-  for (int pass = 0; pass < passes; ++pass) {
+  const int launched = std::min(passes, Policy::pass_launches);
+  for (int pass = 0; pass < launched; ++pass) {
     pass_kernel<<<grid(resident[1]), NT, pass_smem, stream>>>(keys, vals, keys_tmp, vals_tmp,
                                                               offsets, longs, counts, pass, comp);
     CORANK_CUDA_TRY(cudaGetLastError());
   }
-  return cudaSuccess;
+  if (launched == passes) return cudaSuccess;
+  // The later passes, in one wave of resident blocks (a grid barrier needs them all resident).
+  cudaLaunchAttribute cooperative{};
+  cooperative.id = cudaLaunchAttributeCooperative;
+  cooperative.val.cooperative = 1;
+  const cudaLaunchConfig_t config{dim3(resident[2]), dim3(NT), pass_smem, stream, &cooperative, 1};
+  return cudaLaunchKernelEx(&config, passes_kernel, keys, vals, keys_tmp, vals_tmp, offsets, longs,
+                            counts, launched, comp);
 }
 
 }  // namespace corank::cuda::detail

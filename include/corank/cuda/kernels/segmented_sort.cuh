@@ -10,6 +10,8 @@
 // the whole GPU shares. Counts live in device memory: no host synchronisation.
 #pragma once
 
+#include <cooperative_groups.h>
+
 #include <cstddef>
 
 #include "corank/cuda/block/bitonic_network.cuh"
@@ -207,46 +209,49 @@ __device__ __forceinline__ void sort_in_shared(Key* keys, Value* vals, Key* s_ke
   tile_network<NT, B>(keys, vals, s_keys, s_vals, count, 1, stages, rank, comp, sync);
 }
 
-/// A warp per Batch segments of a list in turn, each sorted in registers by a group of 32 / Batch
-/// lanes (up to 32 / Batch x RegistersMax keys: narrow groups keep most of the network's steps
-/// inside a lane), or when longer by the warp's network in shared memory, one after the other.
-/// Two blocks per multiprocessor at least (registers capped at 128): a single one left the GPU
-/// latency-bound.
+/// A warp per Batch segments of a list in turn. RegistersMax > 0: each sorted in registers by a
+/// group of 32 / Batch lanes (narrow groups keep most of the network's steps inside a lane); the
+/// list holds only segments of up to 32 / Batch x RegistersMax keys (segmented_classify's
+/// register class) and the kernel takes no shared memory. RegistersMax = 0: each by the warp's
+/// network in shared memory, one after the other. Two blocks per multiprocessor at least
+/// (registers capped at 128): a single one left the GPU latency-bound.
 template <int Warps, int MaxB, int RegistersMax, int Batch, class Key, class Value, class Offset,
           class Compare>
 __global__ void __launch_bounds__(Warps * 32, 2)
     segmented_sort_small(Key* keys, Value* vals, const Offset* offsets, segment_list list,
                          const unsigned* counter, Compare comp) {
-  constexpr unsigned capacity = 32u << MaxB;
   constexpr int G = 32 / Batch;
-  constexpr unsigned in_registers = unsigned(G * RegistersMax);
-  extern __shared__ __align__(16) unsigned char smem_raw[];
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const bitonic_smem<Key, Value> smem(smem_raw + warp * bitonic_smem_bytes<Key, Value>(capacity),
-                                      capacity);
   const unsigned count = *counter;
-  for (unsigned w = (blockIdx.x * Warps + warp) * Batch; w < count;
-       w += gridDim.x * Warps * Batch) {
-    if constexpr (RegistersMax > 0) {
-      std::size_t group_begin[1];
-      unsigned group_size[1];
-      listed_bounds<G>(offsets, list, w, count, lane, group_begin, group_size);
-      if (group_size[0] > in_registers) group_size[0] = 0;  // sorted in shared memory below
-      warp_sort_segments_of<RegistersMax, 1, G>(keys, vals, group_begin, group_size, lane, comp);
+  const unsigned first = (blockIdx.x * Warps + warp) * Batch, step = gridDim.x * Warps * Batch;
+  if constexpr (RegistersMax > 0) {
+    for (unsigned w = first; w < count; w += step) {
+      std::size_t begin[1];
+      unsigned size[1];
+      listed_bounds<G>(offsets, list, w, count, lane, begin, size);
+      warp_sort_segments_of<RegistersMax, 1, G>(keys, vals, begin, size, lane, comp);
     }
-    std::size_t begin[Batch];
-    unsigned size[Batch];
-    listed_bounds(offsets, list, w, count, lane, begin, size);
+  } else {
+    constexpr unsigned capacity = 32u << MaxB;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    const bitonic_smem<Key, Value> smem(smem_raw + warp * bitonic_smem_bytes<Key, Value>(capacity),
+                                        capacity);
+    for (unsigned w = first; w < count; w += step) {
+      std::size_t begin[Batch];
+      unsigned size[Batch];
+      listed_bounds(offsets, list, w, count, lane, begin, size);
 #pragma unroll
-    for (int i = 0; i < Batch; ++i) {
-      Key* k = keys + begin[i];
-      Value* v = vals + begin[i];
-      if (size[i] <= in_registers) continue;  // sorted in registers above
-      if (size[i] <= 256)
-        sort_in_shared<32, 3>(k, v, smem.keys, smem.vals, size[i], lane, comp, block::warp_sync{});
-      else
-        sort_in_shared<32, MaxB>(k, v, smem.keys, smem.vals, size[i], lane, comp,
-                                 block::warp_sync{});
+      for (int i = 0; i < Batch; ++i) {
+        Key* k = keys + begin[i];
+        Value* v = vals + begin[i];
+        if (size[i] == 0) continue;  // past the list's end
+        if (size[i] <= 256)
+          sort_in_shared<32, 3>(k, v, smem.keys, smem.vals, size[i], lane, comp,
+                                block::warp_sync{});
+        else
+          sort_in_shared<32, MaxB>(k, v, smem.keys, smem.vals, size[i], lane, comp,
+                                   block::warp_sync{});
+      }
     }
   }
 }
@@ -322,6 +327,7 @@ __global__ void __launch_bounds__(NT)
 struct long_segment_counts {
   unsigned long long segments, tiles, longest, deferred_windows;
   unsigned long long small_groups;   // listed by stable_sort_tiny_segments
+  unsigned long long wide_groups;    // likewise, from the back of the same array
   unsigned long long warp_segments;  // likewise, for stable_sort_warp_segments
 };
 
@@ -377,9 +383,12 @@ __device__ __forceinline__ void insertion_sort_registers(Key (&k)[MaxLen], Value
 }
 
 /// The groups of 32 consecutive segments (g: segments 32 g to 32 g + 31) that
-/// stable_sort_tiny_segments leaves to stable_sort_small_groups.
+/// stable_sort_tiny_segments leaves to stable_sort_small_groups: those of longest up to the
+/// narrow stage's from the front of `small`, the wider ones from its back (`slots` entries).
 struct tiny_groups {
   unsigned* small;
+  std::size_t slots;
+  __device__ __forceinline__ unsigned& wide(std::size_t i) const { return small[slots - 1 - i]; }
 };
 
 /// Position p of an array as itself.
@@ -423,8 +432,8 @@ struct lane_segment {
 /// network is not stable), and the others flag the window their head lies in (not_tiny[w] = 1)
 /// for stable_sort_short_windows, which passes over the windows left unflagged. SkipFlagged: the
 /// segments of up to Tiny keys in a window their own group flags are left to that window.
-template <int Tiny, int SmallAbove, int Small, int WarpMax, bool SkipFlagged, class Key,
-          class Value, class Offset, class Compare>
+template <int Tiny, int SmallAbove, int SmallNarrow, int Small, int WarpMax, bool SkipFlagged,
+          class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(256)
     stable_sort_tiny_segments(Key* keys, Value* vals, const Offset* offsets,
                               std::size_t num_segments, std::size_t window, unsigned char* not_tiny,
@@ -433,8 +442,8 @@ __global__ void __launch_bounds__(256)
   constexpr int warps = 256 / 32;
   // Each list gets one atomic per block: a count that every warp bumped drew one atomic per
   // group on a single address, the kernel's bottleneck at 9-32 keys a segment.
-  __shared__ unsigned small_in_warp[warps], listed_in_warp[warps];
-  __shared__ unsigned long long first_small, first_listed;
+  __shared__ unsigned small_in_warp[warps], wide_in_warp[warps], listed_in_warp[warps];
+  __shared__ unsigned long long first_small, first_wide, first_listed;
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   // Block-uniform trip counts: the blocks' barriers need every thread.
@@ -445,6 +454,7 @@ __global__ void __launch_bounds__(256)
     const std::size_t size = s < num_segments ? std::size_t(offsets[s + 1]) - begin : 0;
     const unsigned longest = block::warp_max(unsigned(size < (1u << 30) ? size : (1u << 30)));
     const bool small_group = longest > unsigned(SmallAbove) && longest <= unsigned(Small);
+    const bool wide_group = small_group && longest > unsigned(SmallNarrow);
     bool to_warp = false;
     if (longest > 1 && !small_group) {
       to_warp = warp_list && size > std::size_t(Tiny) && size <= std::size_t(WarpMax);
@@ -459,23 +469,34 @@ __global__ void __launch_bounds__(256)
       if (sort_here) lane_segment<Tiny, Key, Value>().sort(keys, vals, begin, int(size), comp);
     }
     const unsigned listed = __ballot_sync(0xffffffffu, to_warp);
-    if (lane == 0) small_in_warp[warp] = small_group, listed_in_warp[warp] = __popc(listed);
+    if (lane == 0) {
+      small_in_warp[warp] = small_group && !wide_group, wide_in_warp[warp] = wide_group;
+      listed_in_warp[warp] = __popc(listed);
+    }
     if (!__syncthreads_or(small_group || to_warp)) continue;  // nothing to list: one barrier
     if (threadIdx.x == 0) {
-      unsigned small_total = 0, listed_total = 0;
+      unsigned small_total = 0, wide_total = 0, listed_total = 0;
       for (int w = 0; w < warps; ++w)
-        small_total += small_in_warp[w], listed_total += listed_in_warp[w];
+        small_total += small_in_warp[w], wide_total += wide_in_warp[w],
+            listed_total += listed_in_warp[w];
       if (small_total)
         first_small = atomicAdd(&counts->small_groups, (unsigned long long)small_total);
+      if (wide_total) first_wide = atomicAdd(&counts->wide_groups, (unsigned long long)wide_total);
       if (listed_total)
         first_listed = atomicAdd(&counts->warp_segments, (unsigned long long)listed_total);
     }
     __syncthreads();
     // The lanes' places in the warp list follow their order.
-    unsigned small_before = 0, listed_before = 0;
+    unsigned small_before = 0, wide_before = 0, listed_before = 0;
     for (unsigned w = 0; w < warp; ++w)
-      small_before += small_in_warp[w], listed_before += listed_in_warp[w];
-    if (small_group && lane == 0) groups.small[first_small + small_before] = unsigned(base / 32);
+      small_before += small_in_warp[w], wide_before += wide_in_warp[w],
+          listed_before += listed_in_warp[w];
+    if (small_group && lane == 0) {
+      if (wide_group)
+        groups.wide(first_wide + wide_before) = unsigned(base / 32);
+      else
+        groups.small[first_small + small_before] = unsigned(base / 32);
+    }
     if (to_warp)
       warp_list[first_listed + listed_before + __popc(listed & ((1u << lane) - 1))] = unsigned(s);
     __syncthreads();  // the counts above are read before the next round writes them
@@ -527,27 +548,41 @@ struct small_stage {
   std::conditional_t<has_values, Value, char> vals[has_values ? slots : 1];
 };
 
+/// The warps of a stable_sort_small_groups block: as many of 8, 4, 2 or 1 as 48 KB of static
+/// shared memory stages (wider stages, fewer warps a block).
+template <class Key, class Value, int MaxLen,
+          std::size_t Stage = sizeof(small_stage<Key, Value, MaxLen>)>
+inline constexpr int small_stage_warps = 8 * Stage <= 48 * 1024   ? 8
+                                         : 4 * Stage <= 48 * 1024 ? 4
+                                         : 2 * Stage <= 48 * 1024 ? 2
+                                                                  : 1;
+
 /// The groups stable_sort_tiny_segments listed (32 consecutive segments, none longer than
 /// MaxLen), a warp per group in turn: the group's keys are contiguous, so the warp stages them
 /// through shared memory with coalesced copies (a lane's own keys, read straight from memory,
 /// would each cost a sector), then each lane sorts its segment in registers. A grid of resident
 /// blocks loops over the count on the device. SkipFlagged: a group whose segments all start in
-/// flagged windows (not_tiny, final by now) is left to them.
-template <int MaxLen, bool SkipFlagged, class Key, class Value, class Offset, class Compare>
-__global__ void __launch_bounds__(256)
+/// flagged windows (not_tiny, final by now) is left to them. Wide: the groups listed from the
+/// back (a wider stage, fewer blocks per multiprocessor). Blocks of small_stage_warps warps.
+template <int MaxLen, bool SkipFlagged, bool Wide, class Key, class Value, class Offset,
+          class Compare>
+__global__ void __launch_bounds__(32 * small_stage_warps<Key, Value, MaxLen>)
     stable_sort_small_groups(Key* keys, Value* vals, const Offset* offsets,
                              std::size_t num_segments, tiny_groups groups,
                              const unsigned char* not_tiny, std::size_t window,
                              const long_segment_counts* counts, Compare comp) {
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
-  __shared__ small_stage<Key, Value, MaxLen> stages[8];
-  static_assert(sizeof(stages) <= 48 * 1024, "static shared memory");
+  constexpr int block_warps = small_stage_warps<Key, Value, MaxLen>;
+  __shared__ small_stage<Key, Value, MaxLen> stages[block_warps];
   auto& stage = stages[threadIdx.x / 32];
   Value* s_vals = reinterpret_cast<Value*>(stage.vals);
   const int lane = int(threadIdx.x % 32);
-  const std::size_t listed = counts->small_groups, warps = std::size_t(gridDim.x) * 8;
-  for (std::size_t i = std::size_t(blockIdx.x) * 8 + threadIdx.x / 32; i < listed; i += warps) {
-    const std::size_t base = std::size_t(groups.small[i]) * 32, s = base + lane;
+  const std::size_t listed = Wide ? counts->wide_groups : counts->small_groups;
+  const std::size_t warps = std::size_t(gridDim.x) * block_warps;
+  for (std::size_t i = std::size_t(blockIdx.x) * block_warps + threadIdx.x / 32; i < listed;
+       i += warps) {
+    const std::size_t base = std::size_t(Wide ? groups.wide(i) : groups.small[i]) * 32;
+    const std::size_t s = base + lane;
     const std::size_t begin = s < num_segments ? std::size_t(offsets[s]) : 0;
     const int len = s < num_segments ? int(std::size_t(offsets[s + 1]) - begin) : 0;
     const int last_lane = num_segments - 1 - base < 31 ? int(num_segments - 1 - base) : 31;
@@ -912,30 +947,27 @@ __global__ void __launch_bounds__(NT)
   }
 }
 
-/// Merge pass `pass` over the long segments: within each segment, the runs of tile << pass are
-/// merged pairwise, a tile of outputs per block (its two co-ranks searched by two warps, then
-/// kernels::merge_staged_tile, the production merge's tile); the blocks loop over the tiles. Passes
-/// at or past the longest segment's count return at once (the host launches as many as the longest
-/// possible segment needs). Shorter segments are copied by the passes they do not need, so that
-/// every segment ends in `keys`.
+/// Merge pass `pass` over the long segments, for a whole block: within each segment, the runs of
+/// tile << pass are merged pairwise, a tile of outputs per block (its two co-ranks searched by two
+/// warps, then kernels::merge_staged_tile, the production merge's tile); the blocks loop over the
+/// tiles. Shorter segments are copied by the passes they do not need, so that every segment ends
+/// in `keys`.
 template <int NT, int VT, class Key, class Value, class Offset, class Compare>
-__global__ void __launch_bounds__(NT)
-    stable_merge_long_runs(Key* keys, Value* vals, Key* keys_tmp, Value* vals_tmp,
-                           const Offset* offsets, long_segment_list longs,
-                           const long_segment_counts* counts, int pass, Compare comp) {
+__device__ __forceinline__ void merge_long_runs_pass(Key* keys, Value* vals, Key* keys_tmp,
+                                                     Value* vals_tmp, const Offset* offsets,
+                                                     long_segment_list longs, std::size_t tiles,
+                                                     int passes, int pass, unsigned char* stage,
+                                                     Compare comp) {
   static_assert(NT >= 64, "two warps search a tile's co-ranks");
   constexpr std::size_t tile = std::size_t(NT) * VT;
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
-  extern __shared__ __align__(16) unsigned char pass_smem_raw[];
   __shared__ std::size_t bounds[2];
-  const int passes = merge_passes_for(counts->longest, tile);
-  if (pass >= passes) return;
   const bool into_keys = (passes - 1 - pass) % 2 == 0;
   const Key* src_k = into_keys ? keys_tmp : keys;
   const Value* src_v = into_keys ? vals_tmp : vals;
   Key* dst_k = into_keys ? keys : keys_tmp;
   Value* dst_v = into_keys ? vals : vals_tmp;
-  const std::size_t width = tile << pass, tiles = counts->tiles;
+  const std::size_t width = tile << pass;
   const unsigned warp = unsigned(threadIdx.x) / 32;
   for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
     const long_tile lt = long_tile::of(t, tile, offsets, longs);
@@ -955,8 +987,41 @@ __global__ void __launch_bounds__(NT)
     __syncthreads();
     merge_staged_tile<VT, has_values>(a, va, a + m, has_values ? va + m : nullptr, dst_k + base,
                                       has_values ? dst_v + base : nullptr, diag0, diag1, bounds[0],
-                                      bounds[1], pass_smem_raw, comp);
+                                      bounds[1], stage, comp);
     __syncthreads();  // the stage and the bounds are free for the next tile
+  }
+}
+
+/// Merge pass `pass` (merge_long_runs_pass). Passes at or past the longest segment's count return
+/// at once (the host launches as many as the longest possible segment needs).
+template <int NT, int VT, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(NT)
+    stable_merge_long_runs(Key* keys, Value* vals, Key* keys_tmp, Value* vals_tmp,
+                           const Offset* offsets, long_segment_list longs,
+                           const long_segment_counts* counts, int pass, Compare comp) {
+  extern __shared__ __align__(16) unsigned char pass_smem_raw[];
+  const int passes = merge_passes_for(counts->longest, std::size_t(NT) * VT);
+  if (pass >= passes) return;
+  merge_long_runs_pass<NT, VT>(keys, vals, keys_tmp, vals_tmp, offsets, longs, counts->tiles,
+                               passes, pass, pass_smem_raw, comp);
+}
+
+/// Merge passes first_pass onwards in one cooperative launch (a grid of resident blocks, a grid
+/// barrier between passes): the passes that only segments of many tiles need, where a barrier
+/// costs little against a pass, while an empty launch per pass cost every call a few
+/// microseconds each.
+template <int NT, int VT, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(NT)
+    stable_merge_long_runs_from(Key* keys, Value* vals, Key* keys_tmp, Value* vals_tmp,
+                                const Offset* offsets, long_segment_list longs,
+                                const long_segment_counts* counts, int first_pass, Compare comp) {
+  extern __shared__ __align__(16) unsigned char pass_smem_raw[];
+  const int passes = merge_passes_for(counts->longest, std::size_t(NT) * VT);
+  const std::size_t tiles = counts->tiles;
+  for (int pass = first_pass; pass < passes; ++pass) {
+    if (pass > first_pass) cooperative_groups::this_grid().sync();
+    merge_long_runs_pass<NT, VT>(keys, vals, keys_tmp, vals_tmp, offsets, longs, tiles, passes,
+                                 pass, pass_smem_raw, comp);
   }
 }
 

@@ -46,6 +46,15 @@ struct stable_segmented_policy {
   static constexpr int tiny_sort_max = !small_sort_max ? 0 : eight_byte_items ? 4 : 8;
 #endif
   static constexpr int small_sort_above = eight_byte_items ? 8 : tiny_sort_max;
+  // Groups of longest up to small_sort_narrow keys take a stage of that width, the wider ones
+  // one of small_sort_max: a wide stage for all cost the narrow groups blocks per multiprocessor
+  // (docs/notes/segmented_sort.md).
+#ifdef CORANK_SMALL_SORT_NARROW
+  static constexpr int small_sort_narrow = CORANK_SMALL_SORT_NARROW;
+#else
+  static constexpr int small_sort_narrow =
+      KeyBytes + ValueBytes <= 4 && small_sort_max > 32 ? 32 : small_sort_max;
+#endif
   // The lanes and the staged groups leave the segments of windows that are sorted anyway (a
   // longer segment flagged them) to those windows: mixed lengths of 8-byte items paid for both
   // (docs/notes/segmented_sort.md). Not measured for 4-byte keys.
@@ -64,9 +73,16 @@ struct stable_segmented_policy {
   // tile's latency chain, fewer make the passes a call does not need cheaper (they return at
   // once); 1 and 2 lost up to 1.3x at 4096 keys a segment for 10-30 us gained at short ones.
   static constexpr int merge_waves = 4;
-  // The small groups' stages (8 warps x 33 x small_sort_max slots) must fit 48 KB of static
-  // shared memory.
-  static_assert(8 * 33 * small_sort_max * (KeyBytes + ValueBytes) <= 48 * 1024,
+  // Merge passes launched one by one (the grids above); the later ones, which only segments of
+  // more than tile << pass_launches keys need, run in one cooperative launch: passes a call does
+  // not need cost an empty launch each (docs/notes/segmented_sort.md).
+#ifdef CORANK_PASS_LAUNCHES
+  static constexpr int pass_launches = CORANK_PASS_LAUNCHES;
+#else
+  static constexpr int pass_launches = 3;
+#endif
+  // A warp's stage (33 x small_sort_max slots) must fit 48 KB of static shared memory.
+  static_assert(33 * small_sort_max * (KeyBytes + ValueBytes) <= 48 * 1024,
                 "small_sort_max too large");
   static_assert(small_sort_above >= tiny_sort_max, "the lanes' groups are not staged");
 };
