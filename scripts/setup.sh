@@ -11,6 +11,7 @@ packages=(
   python3-matplotlib         # figures from benchmark JSON
   libhwy-dev                 # Highway vqsort: the CPU sorts' SIMD base case (optional)
   libtbb-dev                 # TBB parallel_sort and std::execution::par: CPU benchmark peers
+  libips4o-dev               # IPS4o (header-only parallel samplesort): a CPU benchmark peer
   python3-venv               # the Python package's build environment (below)
 )
 

@@ -15,6 +15,13 @@
 #else
 #define CORANK_BENCH_BOOST_SORT 0
 #endif
+// IPS4o (Debian libips4o-dev, header-only, on OpenMP): CMake defines CORANK_BENCH_IPS4O and links
+// libatomic when it finds it.
+#if defined(CORANK_BENCH_IPS4O)
+#include <ips4o.hpp>
+#else
+#define CORANK_BENCH_IPS4O 0
+#endif
 #include "corank/cpu/simd_sort.hpp"
 
 namespace corank::bench {
@@ -44,6 +51,7 @@ bool have_tbb() {
 }
 bool have_boost_sort() { return CORANK_BENCH_BOOST_SORT; }
 bool have_vqsort() { return CORANK_HAS_SIMD_SORT; }
+bool have_ips4o() { return CORANK_BENCH_IPS4O; }
 
 template <class T>
 void tbb_parallel_sort(T* first, T* last, int threads) {
@@ -90,6 +98,15 @@ void boost_parallel_stable_sort(T* first, T* last, int threads) {
   boost::sort::parallel_stable_sort(first, last, std::uint32_t(threads));
 #else
   (void)first, (void)last, (void)threads, missing("Boost.Sort");
+#endif
+}
+
+template <class T>
+void ips4o_parallel_sort(T* first, T* last, int threads) {
+#if CORANK_BENCH_IPS4O
+  ips4o::parallel::sort(first, last, std::less<>(), threads);
+#else
+  (void)first, (void)last, (void)threads, missing("IPS4o");
 #endif
 }
 
@@ -157,6 +174,8 @@ template void std_par_stable_sort(key_value32*, key_value32*, int);
 template void boost_block_indirect_sort(std::uint32_t*, std::uint32_t*, int);
 template void boost_block_indirect_sort(std::uint64_t*, std::uint64_t*, int);
 template void boost_parallel_stable_sort(key_value32*, key_value32*, int);
+template void ips4o_parallel_sort(std::uint32_t*, std::uint32_t*, int);
+template void ips4o_parallel_sort(std::uint64_t*, std::uint64_t*, int);
 template void vqsort(std::uint32_t*, std::uint32_t*);
 template void vqsort(std::uint64_t*, std::uint64_t*);
 

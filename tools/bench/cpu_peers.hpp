@@ -1,5 +1,6 @@
 // The CPU sorts and merges a user would pick instead of corank's, each built in when its library
-// is found (TBB: libtbb-dev; Boost.Sort: libboost-dev; Highway's vqsort: libhwy-dev), kept in one
+// is found (TBB: libtbb-dev; Boost.Sort: libboost-dev; Highway's vqsort: libhwy-dev; IPS4o:
+// libips4o-dev), kept in one
 // translation unit so their headers (<execution>, TBB, Boost) stay out of the rest.
 #pragma once
 
@@ -23,6 +24,7 @@ struct key_value32 {
 bool have_tbb();         // tbb::parallel_sort, std::sort/std::merge(std::execution::par)
 bool have_boost_sort();  // boost::sort::block_indirect_sort, parallel_stable_sort
 bool have_vqsort();      // hwy::VQSort (one thread: Highway 1.0 has no parallel sort)
+bool have_ips4o();       // ips4o::parallel::sort (OpenMP)
 
 /// Sorts on `threads` threads (unstable ones where they say so). T: std::uint32_t,
 /// std::uint64_t or key_value32 (the stable ones only).
@@ -36,6 +38,8 @@ template <class T>
 void boost_block_indirect_sort(T* first, T* last, int threads);  // unstable
 template <class T>
 void boost_parallel_stable_sort(T* first, T* last, int threads);
+template <class T>
+void ips4o_parallel_sort(T* first, T* last, int threads);  // unstable
 template <class T>
 void vqsort(T* first, T* last);  // unstable, one thread
 

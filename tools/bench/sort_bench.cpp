@@ -113,6 +113,7 @@ std::vector<sort_contender_of<T>> cpu_sort_contenders_of() {
   add_if(list, have_tbb(), "std::sort(std::execution::par)", 0, std_par_sort<T>);
   add_if(list, have_boost_sort(), "boost::sort::block_indirect_sort", 0,
          boost_block_indirect_sort<T>);
+  add_if(list, have_ips4o(), "ips4o::parallel::sort", 0, ips4o_parallel_sort<T>);
   add_if(list, have_vqsort(), "hwy::VQSort (1 thread)", 1, [](T* f, T* l, int) { vqsort(f, l); });
   list.push_back(corank_sort_contender<T>("corank::cpu::stable_sort"));
   return list;
