@@ -1,6 +1,7 @@
 // The CPU segmented scans against the sequential reference.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -131,11 +132,12 @@ TEST_F(CpuSegmentedScan, AllSegmentsOfLengthOne) {
 
 /// Offsets over 420 elements with a head `delta` from each place where 2, 3 or 7 threads' even
 /// slices end (multiples of 60, 140 and 210).
-std::vector<std::int64_t> heads_at_slice_edges(long delta) {
+/// Heads on the even shares of 420 * scale elements among 2, 3 and 7 threads, moved by delta.
+std::vector<std::int64_t> heads_at_slice_edges(long delta, std::size_t scale = 1) {
   std::vector<std::size_t> heads;
   for (std::size_t edge : {60, 120, 140, 180, 210, 240, 280, 300, 360})
-    heads.push_back(static_cast<std::size_t>(static_cast<long>(edge) + delta));
-  return offsets_with_heads(420, heads);
+    heads.push_back(static_cast<std::size_t>(static_cast<long>(edge * scale) + delta));
+  return offsets_with_heads(420 * scale, heads);
 }
 
 TEST_F(CpuSegmentedScan, HeadsAtThreadSliceEdgesPlusMinusOne) {
@@ -218,8 +220,9 @@ TEST_F(CpuSegmentedScan, ScaledIterationsAreExact) {
 // spanning everything (one thread, or each step a scan of its own), with empty segments.
 TEST_F(CpuSegmentedScan, ScaledIterationsCarryAcrossSlices) {
   check_iterations(rng, random_offsets(rng, 2000000, 1000.0), 18, parallel(7));
-  // 100 shares of 10000: the segment [90000, 90000 + 10000 * shares + extra) holds share 9 and
-  // the next shares - 1 whole, so slice 9 holds it all and the slices after it are empty.
+  // 100 shares of 10000: a segment of 10000 * shares + extra elements among segments of about
+  // 20 makes the largest slice of whole segments that long: at the most shares the blocked form
+  // takes, and one past it (each step a scan of its own).
   const std::size_t shares = corank::cpu::tuning::iteration_largest_slice_shares;
   for (std::size_t extra : {0, 1}) {
     const std::size_t long_end = 90000 + 10000 * shares + extra;
@@ -227,8 +230,9 @@ TEST_F(CpuSegmentedScan, ScaledIterationsCarryAcrossSlices) {
     offsets.push_back(std::int64_t(long_end));
     for (const auto o : random_offsets(rng, 1000000 - long_end, 20.0))
       if (o > 0) offsets.push_back(std::int64_t(long_end) + o);
-    ASSERT_EQ(corank::cpu::detail::largest_slice(offsets.data(), offsets.size() - 1, 1000000, 100),
-              10000 * shares + extra);
+    const auto cuts =
+        corank::cpu::detail::iteration_cuts(offsets.data(), offsets.size() - 1, 1000000, 100);
+    ASSERT_EQ(corank::cpu::detail::largest_slice(cuts), 10000 * shares + extra);
     check_iterations(rng, offsets, 18, parallel(100));
   }
   check_iterations(rng, {0, 300000}, 20, parallel(4));
@@ -237,12 +241,71 @@ TEST_F(CpuSegmentedScan, ScaledIterationsCarryAcrossSlices) {
   check_iterations(rng, random_offsets(rng, 100000, 40.0), 17, parallel(3), max_op{});
 }
 
-// The slices are cut at the first head at or after each thread's even share: heads on those
-// shares and one element either side, many steps per sweep and a shorter last sweep.
+// Heads on the threads' even shares and one element either side (slices of at least
+// iteration_min_slice_items), many steps per sweep and a shorter last sweep.
 TEST_F(CpuSegmentedScan, ScaledIterationsWithHeadsAtSliceEdgesPlusMinusOne) {
+  const std::size_t scale = corank::cpu::tuning::iteration_min_slice_items;
   for (long delta : {-1L, 0L, 1L})
     for (int threads : {2, 3, 7})
-      check_iterations(rng, heads_at_slice_edges(delta), 37, parallel(threads));
+      check_iterations(rng, heads_at_slice_edges(delta, scale), 37, parallel(threads));
+}
+
+// The slices of whole segments: at heads (or n), in order, covering [0, n), the largest as small
+// as any cut of whole segments into that many slices (against every cut, by dynamic programming),
+// with empty segments, segments longer than a share, and more threads than segments.
+TEST_F(CpuSegmentedScan, IterationCutsAreTheBestCutsOfWholeSegments) {
+  for (int trial = 0; trial < 300; ++trial) {
+    const std::size_t n = 1 + rng() % 60;
+    const std::vector<std::int64_t> offsets = random_offsets(rng, n, 1.0 + double(rng() % 8), 0.2);
+    const std::size_t p = offsets.size() - 1;
+    for (int threads = 1; threads <= 9; ++threads) {
+      SCOPED_TRACE("n=" + std::to_string(n) + " segments=" + std::to_string(p) +
+                   " threads=" + std::to_string(threads));
+      const auto cuts = corank::cpu::detail::iteration_cuts(offsets.data(), p, n, threads);
+      ASSERT_EQ(cuts.size(), std::size_t(threads) + 1);
+      ASSERT_EQ(cuts.front(), 0u);
+      ASSERT_EQ(cuts.back(), n);
+      for (std::size_t u = 0; u + 1 < cuts.size(); ++u) ASSERT_LE(cuts[u], cuts[u + 1]);
+      for (const std::size_t c : cuts)
+        ASSERT_TRUE(std::find(offsets.begin(), offsets.end(), std::int64_t(c)) != offsets.end())
+            << c << " is no head";
+      // best[k][i]: the least largest slice cutting [0, heads[i]) into k slices at heads.
+      std::vector<std::size_t> heads(offsets.begin(), offsets.end());
+      heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
+      const std::size_t none = std::numeric_limits<std::size_t>::max(), h = heads.size();
+      std::vector<std::vector<std::size_t>> best(std::size_t(threads) + 1,
+                                                 std::vector<std::size_t>(h, none));
+      best[0][0] = 0;
+      for (std::size_t k = 1; k <= std::size_t(threads); ++k)
+        for (std::size_t i = 0; i < h; ++i)
+          for (std::size_t j = 0; j <= i; ++j)
+            if (best[k - 1][j] != none)
+              best[k][i] = std::min(best[k][i], std::max(best[k - 1][j], heads[i] - heads[j]));
+      ASSERT_EQ(corank::cpu::detail::largest_slice(cuts), best[std::size_t(threads)][h - 1]);
+    }
+  }
+}
+
+// Called from inside a parallel region, the iteration's own region gets one thread (nesting is
+// off by default), which then sweeps every slice.
+TEST_F(CpuSegmentedScan, ScaledIterationsInsideAParallelRegion) {
+  const std::size_t n = 100000;
+  const std::vector<std::int64_t> offsets = random_offsets(rng, n, 30.0);
+  const auto a0 = random_values<std::uint32_t>(rng, n, 0, 1000);
+  const auto scale = random_values<std::uint32_t>(rng, n, 0, 1000);
+  const auto want =
+      reference_scaled_iterations<std::uint32_t>(a0, scale, offsets, 20, std::plus<>{});
+  std::vector<std::vector<std::uint32_t>> got(2, a0);
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp for
+    for (int c = 0; c < 2; ++c)
+      corank::cpu::scaled_segmented_scan_iterations(got[std::size_t(c)].data(), scale.data(), n,
+                                                    offsets.data(), offsets.size() - 1, 20,
+                                                    std::plus<>{}, parallel(4));
+  }
+  EXPECT_EQ(got[0], want);
+  EXPECT_EQ(got[1], want);
 }
 
 // With the default options (all cores, one thread below sequential_below elements): sizes around

@@ -178,16 +178,6 @@ struct scaled_input {
   T operator[](std::size_t i) const { return a[i] * scale[i]; }
 };
 
-/// The first segment head at or after `pos` (offsets[num_segments] = n is no head), at most `end`.
-template <class Offset>
-std::size_t first_head_from(const Offset* offsets, std::size_t num_segments, std::size_t pos,
-                            std::size_t end) {
-  const Offset* h =
-      std::lower_bound(offsets, offsets + num_segments, pos,
-                       [](Offset o, std::size_t p) { return static_cast<std::size_t>(o) < p; });
-  return h == offsets + num_segments ? end : std::min(end, static_cast<std::size_t>(*h));
-}
-
 /// K steps of the iteration in one sweep over a[j0, j1): each element goes through every step
 /// before the next element does (running[s]: step s's running value), so the data is read and
 /// written once for all K, and the steps' dependency chains overlap in the core. `next_head`: the
@@ -225,52 +215,75 @@ void with_steps(int steps, F&& f) {
   f(std::integral_constant<int, K>{});
 }
 
-/// K steps of the iteration on all of a, in one parallel region (temporal blocking). Slice t is
-/// [b_t, b_t+1), b_t the first segment head at or after t's even share of the elements: every
-/// segment lies in one slice, so the slices share nothing and each thread sweeps its own through
-/// the K steps with no barrier and nothing serial (a barrier waits a scheduler slice whenever
-/// another process holds a core), and each segment sees the sequential loop's operations in its
-/// order. A region per K steps, not one for all: one region for all the passes ran 2-2.4x slower
-/// on 16 cores in 5 of 6 runs of landmark and bcsstk33, as if two threads shared a core throughout
-/// (not proven; a fresh region's threads wake on idle cores). A slice is longer than its share by
-/// the rest of the segment it ends in: the caller bounds that (largest_slice).
+/// K steps of the iteration on all of a, in one parallel region (temporal blocking). Thread t
+/// sweeps slice [cuts[t], cuts[t+1]) (iteration_cuts: every segment lies in one slice), so the
+/// slices share nothing and each thread takes its own through the K steps with no barrier and
+/// nothing serial (a barrier waits a scheduler slice whenever another process holds a core), and
+/// each segment sees the sequential loop's operations in its order. A region per K steps, not one
+/// for all: one region for all the passes ran 2-2.4x slower on 16 cores in 5 of 6 runs of
+/// landmark and bcsstk33, as if two threads shared a core throughout (not proven; a fresh
+/// region's threads wake on idle cores).
 template <int K, class T, class Offset, class Op>
-void iteration_pass(T* a, const T* scale, std::size_t n, const Offset* offsets,
-                    std::size_t num_segments, int threads, Op& op) {
+void iteration_pass(T* a, const T* scale, const std::vector<std::size_t>& cuts,
+                    const Offset* offsets, std::size_t num_segments, Op& op) {
   region_errors errors;
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(static_cast <int>(cuts.size() - 1))
   {
     // Values shrink through the subnormal range: see options.hpp.
     [[maybe_unused]] const flush_subnormals in_this_thread;
-    const std::size_t t = static_cast<std::size_t>(thread_id()),
-                      parts = static_cast<std::size_t>(thread_count());
-    const std::size_t begin =
-        first_head_from(offsets, num_segments, even_split<std::size_t>(n, parts, t), n);
-    const std::size_t end =
-        first_head_from(offsets, num_segments, even_split<std::size_t>(n, parts, t + 1), n);
-    if (begin < end)
-      errors.run([&] {
-        T running[K] = {};  // unread: begin is a head
-        sweep_steps<K>(a, scale, begin, end, next_head_after(offsets, num_segments, begin), false,
-                       running, op);
-      });
+    // Slice t, and t + team, ... should the team be smaller than asked.
+    for (std::size_t u = static_cast<std::size_t>(thread_id()); u + 1 < cuts.size();
+         u += static_cast<std::size_t>(thread_count()))
+      if (cuts[u] < cuts[u + 1])
+        errors.run([&] {
+          T running[K] = {};  // unread: cuts[u] is a head
+          sweep_steps<K>(a, scale, cuts[u], cuts[u + 1],
+                         next_head_after(offsets, num_segments, cuts[u]), false, running, op);
+        });
   }
   errors.rethrow();
 }
 
-/// The largest of the slices of iteration_pass when n elements are split among `threads` threads
-/// (each from the first segment head at or after its even share).
+/// Cuts n elements at segment heads into at most `threads` slices (cuts.size() - 1 = threads,
+/// trailing ones empty), the largest as small as whole segments allow: the least capacity c
+/// (by bisection) for which slices filled greedily up to c, each ending at the last head within
+/// it, cover all n in `threads` slices. O(threads log(n) log(num_segments)).
 template <class Offset>
-std::size_t largest_slice(const Offset* offsets, std::size_t num_segments, std::size_t n,
-                          int threads) {
+std::vector<std::size_t> iteration_cuts(const Offset* offsets, std::size_t num_segments,
+                                        std::size_t n, int threads) {
   const auto parts = static_cast<std::size_t>(threads);
-  std::size_t largest = 0, begin = first_head_from(offsets, num_segments, 0, n);
-  for (std::size_t u = 1; u <= parts; ++u) {
-    const std::size_t end =
-        first_head_from(offsets, num_segments, even_split<std::size_t>(n, parts, u), n);
-    largest = std::max(largest, end - begin);
-    begin = end;
+  std::vector<std::size_t> cuts(parts + 1, n);
+  // Fills cuts greedily with slices of at most `capacity` elements; whether they cover n.
+  const auto fill = [&](std::size_t capacity) {
+    std::size_t begin = 0;
+    cuts[0] = 0;
+    for (std::size_t u = 1; u <= parts; ++u) {
+      if (begin < n) {
+        // The last head (or n) at most capacity past begin; offsets[0] = 0 <= begin.
+        const Offset* h = next_head_after(offsets, num_segments, begin + capacity) - 1;
+        begin = std::max(begin, std::min(n, static_cast<std::size_t>(*h)));
+      }
+      cuts[u] = begin;
+    }
+    return begin == n;
+  };
+  std::size_t low = (n + parts - 1) / parts, high = n;  // fill(high) covers n
+  while (low < high) {
+    const std::size_t mid = low + (high - low) / 2;
+    if (fill(mid))
+      high = mid;
+    else
+      low = mid + 1;
   }
+  fill(low);
+  return cuts;
+}
+
+/// The largest slice between cuts.
+inline std::size_t largest_slice(const std::vector<std::size_t>& cuts) {
+  std::size_t largest = 0;
+  for (std::size_t u = 0; u + 1 < cuts.size(); ++u)
+    largest = std::max(largest, cuts[u + 1] - cuts[u]);
   return largest;
 }
 
@@ -318,10 +331,10 @@ void segmented_exclusive_scan(InIt in, std::size_t n, const Offset* offsets,
 /// `iterations` steps of the sparse-matrix iteration in place: a = inclusive scan of a[i] *
 /// scale[i] (any associative op), then again on the result. Runs opt.steps_per_pass steps (at most
 /// corank::segmented_scan_most_steps_per_pass) in each sweep over the data
-/// (detail::iteration_pass: each thread its own slice, cut at segment heads), on fewer threads
-/// where a slice would hold more than tuning::iteration_largest_slice_shares even shares
-/// (segments longer than a share), unless that is 1 or leaves less than a quarter of the threads:
-/// then each step is a segmented_inclusive_scan of its own. The blocked form gives the
+/// (detail::iteration_pass: each thread its own slice of whole segments, detail::iteration_cuts),
+/// on as many threads as leave each slice tuning::iteration_min_slice_items, unless whole segments
+/// leave a slice more than tuning::iteration_largest_slice_shares even shares (or steps_per_pass
+/// is 1): then each step is a segmented_inclusive_scan of its own. The blocked form gives the
 /// sequential loop's result bit for bit (each segment is one thread's, in order); the per-step
 /// form may round differently in floating point where a segment spans a slice. The steps flush
 /// subnormal results to zero (detail::flush_subnormals), in either form: a change below 1.2e-38 in
@@ -334,16 +347,18 @@ void scaled_segmented_scan_iterations(T* a, const T* scale, std::size_t n, const
   if (n == 0 || iterations == 0) return;
   const int per_pass =
       opt.steps_per_pass > 0 ? opt.steps_per_pass : tuning::iteration_steps_per_pass;
-  // Halved while a slice cut at heads would hold more than iteration_largest_slice_shares even
-  // shares; per-step scans when that leaves less than a quarter of the threads.
-  int threads = detail::threads_for(n, opt);
-  if (static_cast<std::size_t>(threads) > n) threads = static_cast<int>(n);
-  const int most_threads = threads;
-  while (threads > 1 && detail::largest_slice(offsets, num_segments, n, threads) *
-                                static_cast<std::size_t>(threads) >
-                            tuning::iteration_largest_slice_shares * n)
-    threads /= 2;
-  if (per_pass == 1 || threads * 4 < most_threads) {
+  // Threads for a pass's work (n elements, up to per_pass steps each), none with a slice of fewer
+  // than iteration_min_slice_items; the per-step scans where whole segments leave a slice more
+  // than iteration_largest_slice_shares even shares.
+  const std::size_t pass_work =
+      n * static_cast<std::size_t>(std::min<long long>(per_pass, iterations));
+  int threads = detail::threads_for(pass_work, opt);
+  threads = static_cast<int>(
+      std::min<std::size_t>(static_cast<std::size_t>(threads),
+                            std::max<std::size_t>(1, n / tuning::iteration_min_slice_items)));
+  const std::vector<std::size_t> cuts = detail::iteration_cuts(offsets, num_segments, n, threads);
+  if (per_pass == 1 || detail::largest_slice(cuts) * static_cast<std::size_t>(threads) >
+                           tuning::iteration_largest_slice_shares * n) {
     for (long long step = 0; step < iterations; ++step)
       detail::segmented_scan<false>(detail::scaled_input<T>{a, scale}, n, offsets, num_segments, a,
                                     T{}, op, opt);
@@ -352,7 +367,7 @@ void scaled_segmented_scan_iterations(T* a, const T* scale, std::size_t n, const
   for (long long done = 0; done < iterations;) {
     const int steps = static_cast<int>(std::min<long long>(per_pass, iterations - done));
     detail::with_steps<tuning::iteration_most_steps_per_pass>(steps, [&](auto k) {
-      detail::iteration_pass<decltype(k)::value>(a, scale, n, offsets, num_segments, threads, op);
+      detail::iteration_pass<decltype(k)::value>(a, scale, cuts, offsets, num_segments, op);
     });
     done += steps;
   }

@@ -73,12 +73,14 @@ inline constexpr std::size_t sort_tagged_chunk_items = std::size_t(1) << 18;
 
 /// The sparse-matrix iteration (scaled_segmented_scan_iterations) takes each element through this
 /// many steps in one sweep (at most iteration_most_steps_per_pass: a kernel each), each thread on
-/// a slice cut at segment heads, on half the threads while a slice would hold more than
-/// iteration_largest_slice_shares even shares (segments longer than a share), and as a parallel
-/// scan per step when that leaves less than a quarter of them (per-step scans balance any lengths
-/// but run 2-4x slower per step on 16 cores).
+/// a slice of whole segments (the largest as small as they allow), as many threads as leave each
+/// slice at least iteration_min_slice_items elements (a sweep then outweighs the parallel region's
+/// start), and as a parallel scan per step when whole segments leave a slice more than
+/// iteration_largest_slice_shares even shares (per-step scans balance any lengths but run 2-4x
+/// slower per step on 16 cores).
 inline constexpr int iteration_steps_per_pass = 16;
 inline constexpr int iteration_most_steps_per_pass = corank::segmented_scan_most_steps_per_pass;
+inline constexpr std::size_t iteration_min_slice_items = 256;
 inline constexpr std::size_t iteration_largest_slice_shares = 2;
 
 }  // namespace corank::cpu::tuning
