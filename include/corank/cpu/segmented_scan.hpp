@@ -227,7 +227,8 @@ template <int K, class T, class Offset, class Op>
 void iteration_pass(T* a, const T* scale, const std::vector<std::size_t>& cuts,
                     const Offset* offsets, std::size_t num_segments, Op& op) {
   region_errors errors;
-#pragma omp parallel num_threads(static_cast <int>(cuts.size() - 1))
+  const int slices = static_cast<int>(cuts.size() - 1);
+#pragma omp parallel num_threads(slices)
   {
     // Values shrink through the subnormal range: see options.hpp.
     [[maybe_unused]] const flush_subnormals in_this_thread;
