@@ -215,32 +215,54 @@ void with_steps(int steps, F&& f) {
   f(std::integral_constant<int, K>{});
 }
 
-/// K steps of the iteration on all of a, in one parallel region (temporal blocking). Thread t
-/// sweeps slice [cuts[t], cuts[t+1]) (iteration_cuts: every segment lies in one slice), so the
-/// slices share nothing and each thread takes its own through the K steps with no barrier and
-/// nothing serial (a barrier waits a scheduler slice whenever another process holds a core), and
-/// each segment sees the sequential loop's operations in its order. A region per K steps, not one
-/// for all: one region for all the passes ran 2-2.4x slower on 16 cores in 5 of 6 runs of
-/// landmark and bcsstk33, as if two threads shared a core throughout (not proven; a fresh
-/// region's threads wake on idle cores).
-template <int K, class T, class Offset, class Op>
-void iteration_pass(T* a, const T* scale, const std::vector<std::size_t>& cuts,
-                    const Offset* offsets, std::size_t num_segments, Op& op) {
+/// Every step of the iteration on a[begin, end), a slice of whole segments, in sweeps of up to
+/// `per_pass` steps (temporal blocking: the slice stays in the core's caches between sweeps).
+template <class T, class Offset, class Op>
+void iterate_slice(T* a, const T* scale, std::size_t begin, std::size_t end, const Offset* offsets,
+                   std::size_t num_segments, long long iterations, int per_pass, Op& op) {
+  const Offset* next_head = next_head_after(offsets, num_segments, begin);
+  for (long long done = 0; done < iterations;) {
+    const int steps = static_cast<int>(std::min<long long>(per_pass, iterations - done));
+    with_steps<tuning::iteration_most_steps_per_pass>(steps, [&](auto k) {
+      T running[decltype(k)::value] = {};  // unread: begin is a head
+      sweep_steps<decltype(k)::value>(a, scale, begin, end, next_head, false, running, op);
+    });
+    done += steps;
+  }
+}
+
+/// All the iterations in one parallel region: the slices of `cuts` (whole segments each) share
+/// nothing, so whichever thread takes a slice takes it through every iteration, largest slices
+/// first, with no barrier but the region's end. Each segment sees the sequential loop's
+/// operations in its order (results equal that loop's bit for bit). Several slices a thread,
+/// taken as threads come free: a thread that another process holds off its core, or two threads
+/// sharing one, delay only the slices they hold (a parallel region per 16 steps waited a
+/// scheduler slice at each end on a loaded machine; one region with one slice a thread ran
+/// 2-2.4x slower on 16 cores in 5 of 6 runs of two matrices, as if two threads shared a core).
+template <class T, class Offset, class Op>
+void iterate_slices(T* a, const T* scale, const std::vector<std::size_t>& cuts, int threads,
+                    const Offset* offsets, std::size_t num_segments, long long iterations,
+                    int per_pass, Op& op) {
+  std::vector<std::size_t> order(cuts.size() - 1);
+  for (std::size_t u = 0; u < order.size(); ++u) order[u] = u;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return cuts[x + 1] - cuts[x] > cuts[y + 1] - cuts[y];
+  });
+  const auto slices = static_cast<std::ptrdiff_t>(order.size());
   region_errors errors;
-  const int slices = static_cast<int>(cuts.size() - 1);
-#pragma omp parallel num_threads(slices)
+#pragma omp parallel num_threads(threads)
   {
     // Values shrink through the subnormal range: see options.hpp.
     [[maybe_unused]] const flush_subnormals in_this_thread;
-    // Slice t, and t + team, ... should the team be smaller than asked.
-    for (std::size_t u = static_cast<std::size_t>(thread_id()); u + 1 < cuts.size();
-         u += static_cast<std::size_t>(thread_count()))
+#pragma omp for schedule(dynamic, 1)
+    for (std::ptrdiff_t i = 0; i < slices; ++i) {
+      const std::size_t u = order[static_cast<std::size_t>(i)];
       if (cuts[u] < cuts[u + 1])
         errors.run([&] {
-          T running[K] = {};  // unread: cuts[u] is a head
-          sweep_steps<K>(a, scale, cuts[u], cuts[u + 1],
-                         next_head_after(offsets, num_segments, cuts[u]), false, running, op);
+          iterate_slice(a, scale, cuts[u], cuts[u + 1], offsets, num_segments, iterations, per_pass,
+                        op);
         });
+    }
   }
   errors.rethrow();
 }
@@ -331,11 +353,12 @@ void segmented_exclusive_scan(InIt in, std::size_t n, const Offset* offsets,
 
 /// `iterations` steps of the sparse-matrix iteration in place: a = inclusive scan of a[i] *
 /// scale[i] (any associative op), then again on the result. Runs opt.steps_per_pass steps (at most
-/// corank::segmented_scan_most_steps_per_pass) in each sweep over the data
-/// (detail::iteration_pass: each thread its own slice of whole segments, detail::iteration_cuts),
-/// on as many threads as leave each slice tuning::iteration_min_slice_items, unless whole segments
-/// leave a slice more than tuning::iteration_largest_slice_shares even shares (or steps_per_pass
-/// is 1): then each step is a segmented_inclusive_scan of its own. The blocked form gives the
+/// corank::segmented_scan_most_steps_per_pass) in each sweep over a slice of whole segments
+/// (detail::iteration_cuts), each slice taken through every iteration by one thread
+/// (detail::iterate_slices: tuning::iteration_slices_per_thread slices a thread, none shorter than
+/// tuning::iteration_min_slice_items), unless whole segments leave a slice more than
+/// tuning::iteration_largest_slice_shares of a thread's share (or steps_per_pass is 1): then each
+/// step is a segmented_inclusive_scan of its own. The blocked form gives the
 /// sequential loop's result bit for bit (each segment is one thread's, in order); the per-step
 /// form may round differently in floating point where a segment spans a slice. The steps flush
 /// subnormal results to zero (detail::flush_subnormals), in either form: a change below 1.2e-38 in
@@ -348,30 +371,26 @@ void scaled_segmented_scan_iterations(T* a, const T* scale, std::size_t n, const
   if (n == 0 || iterations == 0) return;
   const int per_pass =
       opt.steps_per_pass > 0 ? opt.steps_per_pass : tuning::iteration_steps_per_pass;
-  // Threads for a pass's work (n elements, up to per_pass steps each), none with a slice of fewer
-  // than iteration_min_slice_items; the per-step scans where whole segments leave a slice more
-  // than iteration_largest_slice_shares even shares.
-  const std::size_t pass_work =
-      n * static_cast<std::size_t>(std::min<long long>(per_pass, iterations));
-  int threads = detail::threads_for(pass_work, opt);
-  threads = static_cast<int>(
-      std::min<std::size_t>(static_cast<std::size_t>(threads),
-                            std::max<std::size_t>(1, n / tuning::iteration_min_slice_items)));
-  const std::vector<std::size_t> cuts = detail::iteration_cuts(offsets, num_segments, n, threads);
-  if (per_pass == 1 || detail::largest_slice(cuts) * static_cast<std::size_t>(threads) >
-                           tuning::iteration_largest_slice_shares * n) {
+  // Slices of whole segments, iteration_slices_per_thread a thread, none shorter than
+  // iteration_min_slice_items; the per-step scans where whole segments leave a slice more than
+  // iteration_largest_slice_shares of a thread's share.
+  const std::size_t work = n * static_cast<std::size_t>(std::min<long long>(per_pass, iterations));
+  const auto most_threads = static_cast<std::size_t>(detail::threads_for(work, opt));
+  const std::size_t slices =
+      std::max<std::size_t>(1, std::min(most_threads * tuning::iteration_slices_per_thread,
+                                        n / tuning::iteration_min_slice_items));
+  const std::size_t threads = std::min(most_threads, slices);
+  const std::vector<std::size_t> cuts =
+      detail::iteration_cuts(offsets, num_segments, n, static_cast<int>(slices));
+  if (per_pass == 1 ||
+      detail::largest_slice(cuts) * threads > tuning::iteration_largest_slice_shares * n) {
     for (long long step = 0; step < iterations; ++step)
       detail::segmented_scan<false>(detail::scaled_input<T>{a, scale}, n, offsets, num_segments, a,
                                     T{}, op, opt);
     return;
   }
-  for (long long done = 0; done < iterations;) {
-    const int steps = static_cast<int>(std::min<long long>(per_pass, iterations - done));
-    detail::with_steps<tuning::iteration_most_steps_per_pass>(steps, [&](auto k) {
-      detail::iteration_pass<decltype(k)::value>(a, scale, cuts, offsets, num_segments, op);
-    });
-    done += steps;
-  }
+  detail::iterate_slices(a, scale, cuts, static_cast<int>(threads), offsets, num_segments,
+                         iterations, per_pass, op);
 }
 
 }  // namespace corank::cpu

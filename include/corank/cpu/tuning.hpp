@@ -71,15 +71,16 @@ inline constexpr std::ptrdiff_t sort_block_items = 16;
 /// tags' index has 32 bits).
 inline constexpr std::size_t sort_tagged_chunk_items = std::size_t(1) << 18;
 
-/// The sparse-matrix iteration (scaled_segmented_scan_iterations) takes each element through this
-/// many steps in one sweep (at most iteration_most_steps_per_pass: a kernel each), each thread on
-/// a slice of whole segments (the largest as small as they allow), as many threads as leave each
-/// slice at least iteration_min_slice_items elements (a sweep then outweighs the parallel region's
-/// start), and as a parallel scan per step when whole segments leave a slice more than
-/// iteration_largest_slice_shares even shares (per-step scans balance any lengths but run 2-4x
-/// slower per step on 16 cores).
+/// The sparse-matrix iteration (scaled_segmented_scan_iterations) cuts the elements into slices of
+/// whole segments, iteration_slices_per_thread a thread and none shorter than
+/// iteration_min_slice_items, and takes each slice through every iteration in sweeps of
+/// iteration_steps_per_pass steps (at most iteration_most_steps_per_pass: a kernel each); as a
+/// parallel scan per step when whole segments leave a slice more than
+/// iteration_largest_slice_shares of a thread's share (per-step scans balance any lengths but run
+/// 2-4x slower per step on 16 cores).
 inline constexpr int iteration_steps_per_pass = 16;
 inline constexpr int iteration_most_steps_per_pass = corank::segmented_scan_most_steps_per_pass;
+inline constexpr std::size_t iteration_slices_per_thread = 4;
 inline constexpr std::size_t iteration_min_slice_items = 256;
 inline constexpr std::size_t iteration_largest_slice_shares = 2;
 
