@@ -112,7 +112,7 @@ void run_spmv_scan(const spmv_scan_args& args) {
                 m.duplicates_summed);
   std::printf("running time for %d iterations: %.4f ms\n", args.iterations, ms);
   std::printf(
-      "per iteration: %.4f ms, %.1f GB/s effective (12 bytes per element + 32-bit row offsets, "
+      "per iteration: %.6f ms, %.1f GB/s effective (12 bytes per element + 32-bit row offsets, "
       "as if every iteration moved the data)\n",
       ms / args.iterations, bytes * args.iterations / ms / 1e6);
   if (args.no_reference)

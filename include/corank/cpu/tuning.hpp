@@ -79,11 +79,12 @@ inline constexpr std::size_t sort_tagged_chunk_items = std::size_t(1) << 18;
 /// iteration_largest_slice_shares of a thread's share (per-step scans balance any lengths but run
 /// 2-4x slower per step on 16 cores). On 16 cores (device host, 26 real matrices, 200 iterations)
 /// 16 slices a thread of at least 256 elements ran 0.035-0.051 ns per non-zero and iteration on 22
-/// matrices; 4 a thread or 1024 elements, 1.0-3x slower on the small ones (docs/notes/cpu.md).
+/// matrices; 4 a thread or 1024 elements, 1.0-3x slower on the small ones; 128 elements 1.3x
+/// faster on the two smallest (2.4K and 3.2K non-zeros), alike elsewhere (docs/notes/cpu.md).
 inline constexpr int iteration_steps_per_pass = 16;
 inline constexpr int iteration_most_steps_per_pass = corank::segmented_scan_most_steps_per_pass;
 inline constexpr std::size_t iteration_slices_per_thread = 16;
-inline constexpr std::size_t iteration_min_slice_items = 256;
+inline constexpr std::size_t iteration_min_slice_items = 128;
 inline constexpr std::size_t iteration_largest_slice_shares = 2;
 
 }  // namespace corank::cpu::tuning

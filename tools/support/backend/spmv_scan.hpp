@@ -20,8 +20,10 @@ namespace corank::backend {
 
 /// Runs `iterations` steps over a (in place) on all cores (cpu::scaled_segmented_scan_iterations,
 /// `steps_per_pass` on each cache-sized block; 0: tuned); returns the wall time in ms. Like the
-/// GPU's, an untimed warm-up of up to three iterations on a copy of a comes first (it starts the
-/// OpenMP threads, which the first parallel region of a process pays for).
+/// GPU's, an untimed warm-up on a copy of a comes first: it starts the OpenMP threads, which the
+/// first parallel region of a process pays for. Up to 16 iterations (a pass's steps), so that it
+/// takes as many threads as the timed call (the library sizes them by elements x a pass's steps:
+/// with 3, matrices below 11K non-zeros warmed up on one thread and the timed call started them).
 inline double cpu_spmv_scan(float* a, const float* xbar, const std::int64_t* offsets, std::size_t n,
                             std::size_t rows, int iterations, int threads = 0,
                             int steps_per_pass = 0) {
@@ -31,7 +33,8 @@ inline double cpu_spmv_scan(float* a, const float* xbar, const std::int64_t* off
   {
     std::vector<float> scratch(a, a + n);
     cpu::scaled_segmented_scan_iterations(scratch.data(), xbar, n, offsets, rows,
-                                          std::min(iterations, 3), corank::plus{}, opt);
+                                          std::min(iterations, segmented_scan_most_steps_per_pass),
+                                          corank::plus{}, opt);
   }
   const auto t0 = std::chrono::steady_clock::now();
   cpu::scaled_segmented_scan_iterations(a, xbar, n, offsets, rows, iterations, corank::plus{}, opt);
