@@ -247,6 +247,25 @@ TEST_F(StableSortSegments, SortsEveryLengthUpTo64) {
                            offsets_of(equal_segments(length, 6000)), corank::less{});
 }
 
+/// Groups of 32 segments whose longest is each stage width -1, +0 and +1 (the staged groups' lists,
+/// one a width), the other 31 of random shorter lengths, some empty, at every place in the group.
+TEST_F(StableSortSegments, SortsGroupsAtEveryStageWidth) {
+  using stages = policy_of<std::uint32_t>::stages;
+  for (int width : stages::width)
+    for (int longest : {width - 1, width, width + 1}) {
+      if (longest < 1) continue;
+      std::vector<std::size_t> sizes;
+      for (int group = 0; group < 64; ++group)
+        for (int lane = 0; lane < 32; ++lane)
+          sizes.push_back(lane == group % 32 ? std::size_t(longest) : rng() % std::size_t(longest));
+      std::size_t n = 0;
+      for (std::size_t s : sizes) n += s;
+      SCOPED_TRACE("longest " + std::to_string(longest));
+      expect_stable_segments(random_keys<std::uint32_t>(rng, n, 20), offsets_of(sizes),
+                             corank::less{});
+    }
+}
+
 template <class K, class Compare>
 void expect_every_short_length(std::mt19937_64& rng, Compare comp, std::uint64_t range) {
   for (std::size_t length = 1; length <= short_lengths_end<K>(); ++length) {

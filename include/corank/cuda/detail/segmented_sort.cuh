@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "corank/cuda/block/merge_sort.cuh"
 #include "corank/cuda/detail/launch.cuh"
@@ -138,7 +139,7 @@ struct stable_segments_layout {
     counts = all.add<kernels::long_segment_counts>(1);
     starts = all.add<std::size_t>(windows + 1);
     not_tiny = all.add<unsigned char>(windows);
-    small_groups = all.add<unsigned>(num_segments / 32 + 1);
+    small_groups = all.add<unsigned>(Policy::stages::count * (num_segments / 32 + 1));
     if (Policy::warp_registers > 0 && num_segments <= 0xffffffffu)
       warp_list = all.add<unsigned>(num_segments);
     deferred = all.add<unsigned>(windows);
@@ -161,6 +162,33 @@ T* congruent_in(const temporary_part& part, void* temp, const T* like) {
 
 /// The stable sort with a given policy (tuning::stable_segmented_policy's members) in `temp` (its
 /// layout's bytes).
+/// stable_sort_small_groups for each stage width's list: a wave of resident blocks each, looping
+/// over the groups listed on the device (none: they return at once).
+template <class Policy, class Key, class Value, class Offset, class Compare, std::size_t... Stage>
+cudaError_t sort_staged_groups(std::index_sequence<Stage...>, Key* keys, Value* vals,
+                               const Offset* offsets, std::size_t num_segments,
+                               kernels::tiny_groups groups, const unsigned char* not_tiny,
+                               const kernels::long_segment_counts* counts, Compare comp,
+                               cudaStream_t stream) {
+  const auto sort_stage = [&](auto stage) {
+    constexpr int width = Policy::stages::width[decltype(stage)::value];
+    const auto kernel = kernels::stable_sort_small_groups<width, Policy::skip_flagged_windows, Key,
+                                                          Value, Offset, Compare>;
+    constexpr unsigned threads = 32 * kernels::small_stage_warps<Key, Value, width>;
+    unsigned grid = 0;
+    CORANK_CUDA_TRY(resident_blocks(kernel, threads, 0, &grid));
+    kernel<<<grid, threads, 0, stream>>>(keys, vals, offsets, num_segments, groups.list(stage),
+                                         &counts->staged_groups[stage], not_tiny, Policy::window,
+                                         comp);
+    return cudaGetLastError();
+  };
+  cudaError_t status = cudaSuccess;
+  ((status =
+        status == cudaSuccess ? sort_stage(std::integral_constant<int, int(Stage)>{}) : status),
+   ...);
+  return status;
+}
+
 template <class Key, class Value, class Offset, class Compare,
           class Policy = stable_segmented_policy_for<Key, Value>>
 cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, const Offset* offsets,
@@ -210,28 +238,13 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   CORANK_CUDA_TRY(cudaMemsetAsync(counts, 0, sizeof(kernels::long_segment_counts), stream));
   constexpr unsigned st = 256;
   if constexpr (Policy::small_sort_max > 0) {
-    const auto small_kernel =
-        kernels::stable_sort_small_groups<Policy::small_sort_narrow, Policy::skip_flagged_windows,
-                                          false, Key, Value, Offset, Compare>;
-    const auto wide_kernel =
-        kernels::stable_sort_small_groups<Policy::small_sort_max, Policy::skip_flagged_windows,
-                                          true, Key, Value, Offset, Compare>;
-    constexpr bool wide_groups = Policy::small_sort_max > Policy::small_sort_narrow;
-    constexpr unsigned small_threads =
-        32 * kernels::small_stage_warps<Key, Value, Policy::small_sort_narrow>;
-    constexpr unsigned wide_threads =
-        32 * kernels::small_stage_warps<Key, Value, Policy::small_sort_max>;
-    unsigned small_grid = 0, wide_grid = 0;
-    CORANK_CUDA_TRY(resident_blocks(small_kernel, small_threads, 0, &small_grid));
-    if constexpr (wide_groups)
-      CORANK_CUDA_TRY(resident_blocks(wide_kernel, wide_threads, 0, &wide_grid));
     CORANK_CUDA_TRY(cudaMemsetAsync(not_tiny, 0, layout.windows, stream));
     // A warp per 32 segments, grid-stride past 2^30 blocks' worth.
     const std::size_t tiny_blocks = std::min<std::size_t>((num_segments + st - 1) / st, 1u << 30);
     constexpr int warp_max = Policy::warp_group * Policy::warp_registers;
     kernels::stable_sort_tiny_segments<Policy::tiny_sort_max, Policy::small_sort_above,
-                                       Policy::small_sort_narrow, Policy::small_sort_max, warp_max,
-                                       Policy::skip_flagged_windows>
+                                       typename Policy::stages, warp_max,
+                                       Policy::skip_flagged_windows, Policy::tiny_blocks_per_sm>
         <<<unsigned(tiny_blocks), st, 0, stream>>>(keys, vals, offsets, num_segments,
                                                    Policy::window, not_tiny, groups, warp_list,
                                                    counts, comp);
@@ -246,15 +259,9 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
                                                 Policy::window, counts, comp);
       CORANK_CUDA_TRY(cudaGetLastError());
     }
-    // A wave of resident blocks over the groups listed on the device (none: they return at once).
-    small_kernel<<<small_grid, small_threads, 0, stream>>>(
-        keys, vals, offsets, num_segments, groups, not_tiny, Policy::window, counts, comp);
-    CORANK_CUDA_TRY(cudaGetLastError());
-    if constexpr (wide_groups) {
-      wide_kernel<<<wide_grid, wide_threads, 0, stream>>>(keys, vals, offsets, num_segments, groups,
-                                                          not_tiny, Policy::window, counts, comp);
-      CORANK_CUDA_TRY(cudaGetLastError());
-    }
+    CORANK_CUDA_TRY(sort_staged_groups<Policy>(std::make_index_sequence<Policy::stages::count>{},
+                                               keys, vals, offsets, num_segments, groups, not_tiny,
+                                               counts, comp, stream));
   } else {
     CORANK_CUDA_TRY(cudaMemsetAsync(not_tiny, 1, layout.windows, stream));  // every window
   }

@@ -326,9 +326,8 @@ __global__ void __launch_bounds__(NT)
 /// stable_sort_windows (their ids in a list of its own).
 struct long_segment_counts {
   unsigned long long segments, tiles, longest, deferred_windows;
-  unsigned long long small_groups;   // listed by stable_sort_tiny_segments
-  unsigned long long wide_groups;    // likewise, from the back of the same array
-  unsigned long long warp_segments;  // likewise, for stable_sort_warp_segments
+  unsigned long long staged_groups[4];  // listed by stable_sort_tiny_segments, a list a stage
+  unsigned long long warp_segments;     // likewise, for stable_sort_warp_segments
 };
 
 /// The long segments, in no particular order: segment ids, the index of each one's first tile,
@@ -383,12 +382,12 @@ __device__ __forceinline__ void insertion_sort_registers(Key (&k)[MaxLen], Value
 }
 
 /// The groups of 32 consecutive segments (g: segments 32 g to 32 g + 31) that
-/// stable_sort_tiny_segments leaves to stable_sort_small_groups: those of longest up to the
-/// narrow stage's from the front of `small`, the wider ones from its back (`slots` entries).
+/// stable_sort_tiny_segments leaves to stable_sort_small_groups, a list of `slots` entries per
+/// stage width.
 struct tiny_groups {
-  unsigned* small;
+  unsigned* lists;
   std::size_t slots;
-  __device__ __forceinline__ unsigned& wide(std::size_t i) const { return small[slots - 1 - i]; }
+  __host__ __device__ unsigned* list(int stage) const { return lists + std::size_t(stage) * slots; }
 };
 
 /// Position p of an array as itself.
@@ -425,16 +424,18 @@ struct lane_segment {
 /// The first kernel of the stable sort: a warp per group of 32 consecutive segments, a lane per
 /// segment. A group of nothing longer than Tiny keys is sorted here, each lane in its registers
 /// (few registers, no shared memory: the GPU's warps overlap their loads). A group whose longest
-/// has SmallAbove + 1 to Small keys (SmallAbove >= Tiny) is listed for stable_sort_small_groups.
+/// has SmallAbove + 1 to Stages::max keys (SmallAbove >= Tiny) is listed for
+/// stable_sort_small_groups, in the list of the narrowest stage that holds it.
 /// In a group with a longer one, or one of Tiny + 1 to SmallAbove keys, the segments of up to
 /// Tiny keys are sorted here, those of Tiny + 1 to WarpMax keys are listed in warp_list for
 /// stable_sort_warp_segments (when warp_list is not null: only where ties are identical, for its
 /// network is not stable), and the others flag the window their head lies in (not_tiny[w] = 1)
 /// for stable_sort_short_windows, which passes over the windows left unflagged. SkipFlagged: the
 /// segments of up to Tiny keys in a window their own group flags are left to that window.
-template <int Tiny, int SmallAbove, int SmallNarrow, int Small, int WarpMax, bool SkipFlagged,
+/// BlocksPerSM: the blocks per multiprocessor its registers must allow.
+template <int Tiny, int SmallAbove, class Stages, int WarpMax, bool SkipFlagged, int BlocksPerSM,
           class Key, class Value, class Offset, class Compare>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(256, BlocksPerSM)
     stable_sort_tiny_segments(Key* keys, Value* vals, const Offset* offsets,
                               std::size_t num_segments, std::size_t window, unsigned char* not_tiny,
                               tiny_groups groups, unsigned* warp_list, long_segment_counts* counts,
@@ -442,8 +443,9 @@ __global__ void __launch_bounds__(256)
   constexpr int warps = 256 / 32;
   // Each list gets one atomic per block: a count that every warp bumped drew one atomic per
   // group on a single address, the kernel's bottleneck at 9-32 keys a segment.
-  __shared__ unsigned small_in_warp[warps], wide_in_warp[warps], listed_in_warp[warps];
-  __shared__ unsigned long long first_small, first_wide, first_listed;
+  constexpr int stages = Stages::count;
+  __shared__ unsigned staged_in_warp[stages][warps], listed_in_warp[warps];
+  __shared__ unsigned long long first_staged[stages], first_listed;
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   // Block-uniform trip counts: the blocks' barriers need every thread.
@@ -453,8 +455,8 @@ __global__ void __launch_bounds__(256)
     const std::size_t begin = s < num_segments ? std::size_t(offsets[s]) : 0;
     const std::size_t size = s < num_segments ? std::size_t(offsets[s + 1]) - begin : 0;
     const unsigned longest = block::warp_max(unsigned(size < (1u << 30) ? size : (1u << 30)));
-    const bool small_group = longest > unsigned(SmallAbove) && longest <= unsigned(Small);
-    const bool wide_group = small_group && longest > unsigned(SmallNarrow);
+    const bool small_group = longest > unsigned(SmallAbove) && longest <= unsigned(Stages::max);
+    const int stage = Stages::of(longest);
     bool to_warp = false;
     if (longest > 1 && !small_group) {
       to_warp = warp_list && size > std::size_t(Tiny) && size <= std::size_t(WarpMax);
@@ -470,32 +472,29 @@ __global__ void __launch_bounds__(256)
     }
     const unsigned listed = __ballot_sync(0xffffffffu, to_warp);
     if (lane == 0) {
-      small_in_warp[warp] = small_group && !wide_group, wide_in_warp[warp] = wide_group;
+#pragma unroll
+      for (int c = 0; c < stages; ++c) staged_in_warp[c][warp] = small_group && stage == c;
       listed_in_warp[warp] = __popc(listed);
     }
     if (!__syncthreads_or(small_group || to_warp)) continue;  // nothing to list: one barrier
-    if (threadIdx.x == 0) {
-      unsigned small_total = 0, wide_total = 0, listed_total = 0;
-      for (int w = 0; w < warps; ++w)
-        small_total += small_in_warp[w], wide_total += wide_in_warp[w],
-            listed_total += listed_in_warp[w];
-      if (small_total)
-        first_small = atomicAdd(&counts->small_groups, (unsigned long long)small_total);
-      if (wide_total) first_wide = atomicAdd(&counts->wide_groups, (unsigned long long)wide_total);
-      if (listed_total)
-        first_listed = atomicAdd(&counts->warp_segments, (unsigned long long)listed_total);
+    if (threadIdx.x < stages) {  // a thread per stage's list, and the last for the warp list
+      const int c = int(threadIdx.x);
+      unsigned total = 0;
+      for (int w = 0; w < warps; ++w) total += staged_in_warp[c][w];
+      if (total) first_staged[c] = atomicAdd(&counts->staged_groups[c], (unsigned long long)total);
+    }
+    if (threadIdx.x == 32) {
+      unsigned total = 0;
+      for (int w = 0; w < warps; ++w) total += listed_in_warp[w];
+      if (total) first_listed = atomicAdd(&counts->warp_segments, (unsigned long long)total);
     }
     __syncthreads();
     // The lanes' places in the warp list follow their order.
-    unsigned small_before = 0, wide_before = 0, listed_before = 0;
-    for (unsigned w = 0; w < warp; ++w)
-      small_before += small_in_warp[w], wide_before += wide_in_warp[w],
-          listed_before += listed_in_warp[w];
+    unsigned staged_before = 0, listed_before = 0;
+    for (unsigned w = 0; w < warp; ++w) listed_before += listed_in_warp[w];
     if (small_group && lane == 0) {
-      if (wide_group)
-        groups.wide(first_wide + wide_before) = unsigned(base / 32);
-      else
-        groups.small[first_small + small_before] = unsigned(base / 32);
+      for (unsigned w = 0; w < warp; ++w) staged_before += staged_in_warp[stage][w];
+      groups.list(stage)[first_staged[stage] + staged_before] = unsigned(base / 32);
     }
     if (to_warp)
       warp_list[first_listed + listed_before + __popc(listed & ((1u << lane) - 1))] = unsigned(s);
@@ -562,26 +561,25 @@ inline constexpr int small_stage_warps = 8 * Stage <= 48 * 1024   ? 8
 /// through shared memory with coalesced copies (a lane's own keys, read straight from memory,
 /// would each cost a sector), then each lane sorts its segment in registers. A grid of resident
 /// blocks loops over the count on the device. SkipFlagged: a group whose segments all start in
-/// flagged windows (not_tiny, final by now) is left to them. Wide: the groups listed from the
-/// back (a wider stage, fewer blocks per multiprocessor). Blocks of small_stage_warps warps.
-template <int MaxLen, bool SkipFlagged, bool Wide, class Key, class Value, class Offset,
-          class Compare>
+/// flagged windows (not_tiny, final by now) is left to them. The groups: list[0, *listed), those
+/// of one stage width. Blocks of small_stage_warps warps.
+template <int MaxLen, bool SkipFlagged, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(32 * small_stage_warps<Key, Value, MaxLen>)
     stable_sort_small_groups(Key* keys, Value* vals, const Offset* offsets,
-                             std::size_t num_segments, tiny_groups groups,
-                             const unsigned char* not_tiny, std::size_t window,
-                             const long_segment_counts* counts, Compare comp) {
+                             std::size_t num_segments, const unsigned* list,
+                             const unsigned long long* listed_groups, const unsigned char* not_tiny,
+                             std::size_t window, Compare comp) {
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   constexpr int block_warps = small_stage_warps<Key, Value, MaxLen>;
   __shared__ small_stage<Key, Value, MaxLen> stages[block_warps];
   auto& stage = stages[threadIdx.x / 32];
   Value* s_vals = reinterpret_cast<Value*>(stage.vals);
   const int lane = int(threadIdx.x % 32);
-  const std::size_t listed = Wide ? counts->wide_groups : counts->small_groups;
+  const std::size_t listed = *listed_groups;
   const std::size_t warps = std::size_t(gridDim.x) * block_warps;
   for (std::size_t i = std::size_t(blockIdx.x) * block_warps + threadIdx.x / 32; i < listed;
        i += warps) {
-    const std::size_t base = std::size_t(Wide ? groups.wide(i) : groups.small[i]) * 32;
+    const std::size_t base = std::size_t(list[i]) * 32;
     const std::size_t s = base + lane;
     const std::size_t begin = s < num_segments ? std::size_t(offsets[s]) : 0;
     const int len = s < num_segments ? int(std::size_t(offsets[s + 1]) - begin) : 0;

@@ -3,8 +3,26 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 namespace corank::cuda::tuning {
+
+/// The widths of the stable segmented sort's staged groups (kernels::stable_sort_small_groups),
+/// ascending: a group takes the narrowest that holds its longest segment (wider stages hold more
+/// registers and shared memory, so fewer warps run at once). A width of 0 alone: no stages.
+template <int... Widths>
+struct stage_widths {
+  static constexpr int count = sizeof...(Widths);
+  static constexpr int width[count] = {Widths...};
+  static constexpr int max = width[count - 1];
+  static_assert(count >= 1 && count <= 4, "a count of listed groups per stage");
+  /// The stage for a group whose longest segment has `longest` keys (<= max).
+  __host__ __device__ static constexpr int of(unsigned longest) {
+    int below = 0;  // the widths shorter than longest: the first that is not is its stage
+    ((below += longest > unsigned(Widths) ? 1 : 0), ...);
+    return below < count ? below : count - 1;
+  }
+};
 
 /// One tile of the stable segmented sort: Threads x Items keys. Segments of up to half a tile
 /// are sorted in windows (every segment that starts in a window of half a tile is sorted by one
@@ -32,28 +50,33 @@ struct stable_segmented_policy {
   // 4-byte keys alone (to 46 keys: the stage's 48 KB; a lane's insertion sort still beat the
   // 8-lane networks there) and for 8-byte items (lanes at 2-4 keys, staged groups at 9-23; at 5-8
   // the rank sort was faster); larger items keep the windows (0: off). The figures:
-  // docs/notes/segmented_sort.md. CORANK_TINY_SORT_MAX / CORANK_SMALL_SORT_MAX: builds for
-  // measurement.
+  // docs/notes/segmented_sort.md. CORANK_TINY_SORT_MAX: builds for measurement.
   static constexpr bool eight_byte_items = KeyBytes + ValueBytes > 4 && KeyBytes + ValueBytes <= 8;
-#ifdef CORANK_SMALL_SORT_MAX
-  static constexpr int small_sort_max = CORANK_SMALL_SORT_MAX;
+  // The staged groups' stage widths (ascending; the last is the longest
+  // segment staged): a group takes the narrowest that holds its longest. Narrow stages hold fewer
+  // registers a lane (a lane's segment is sorted in registers), so more warps run at once.
+  // CORANK_STAGE_WIDTHS (e.g. 16,32,46): builds for measurement.
+#ifdef CORANK_STAGE_WIDTHS
+  using stages = stage_widths<CORANK_STAGE_WIDTHS>;
 #else
-  static constexpr int small_sort_max = KeyBytes + ValueBytes <= 4 ? 46 : eight_byte_items ? 23 : 0;
+  using stages =
+      std::conditional_t<KeyBytes + ValueBytes <= 4, stage_widths<16, 32, 46, 56>,
+                         std::conditional_t<eight_byte_items, stage_widths<23>, stage_widths<0> > >;
 #endif
+  static constexpr int small_sort_max = stages::max;
 #ifdef CORANK_TINY_SORT_MAX
   static constexpr int tiny_sort_max = CORANK_TINY_SORT_MAX;
 #else
   static constexpr int tiny_sort_max = !small_sort_max ? 0 : eight_byte_items ? 4 : 8;
 #endif
   static constexpr int small_sort_above = eight_byte_items ? 8 : tiny_sort_max;
-  // Groups of longest up to small_sort_narrow keys take a stage of that width, the wider ones
-  // one of small_sort_max: a wide stage for all cost the narrow groups blocks per multiprocessor
-  // (docs/notes/segmented_sort.md).
-#ifdef CORANK_SMALL_SORT_NARROW
-  static constexpr int small_sort_narrow = CORANK_SMALL_SORT_NARROW;
+  // Blocks of stable_sort_tiny_segments per multiprocessor that its registers must allow: it
+  // waits on memory (offsets, then keys), so every resident warp counts; with the registers it
+  // takes uncapped (5 blocks) one key a segment ran slower (docs/notes/segmented_sort.md).
+#ifdef CORANK_TINY_BLOCKS
+  static constexpr int tiny_blocks_per_sm = CORANK_TINY_BLOCKS;
 #else
-  static constexpr int small_sort_narrow =
-      KeyBytes + ValueBytes <= 4 && small_sort_max > 32 ? 32 : small_sort_max;
+  static constexpr int tiny_blocks_per_sm = 8;
 #endif
   // The lanes and the staged groups leave the segments of windows that are sorted anyway (a
   // longer segment flagged them) to those windows: mixed lengths of 8-byte items paid for both
@@ -81,9 +104,9 @@ struct stable_segmented_policy {
 #else
   static constexpr int pass_launches = 3;
 #endif
-  // A warp's stage (33 x small_sort_max slots) must fit 48 KB of static shared memory.
+  // A warp's stage (33 x stages::max slots) must fit 48 KB of static shared memory.
   static_assert(33 * small_sort_max * (KeyBytes + ValueBytes) <= 48 * 1024,
-                "small_sort_max too large");
+                "stages::max too large");
   static_assert(small_sort_above >= tiny_sort_max, "the lanes' groups are not staged");
 };
 
