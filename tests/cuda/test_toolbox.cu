@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "corank/cuda/device.cuh"
 #include "corank/cuda/join.cuh"
 #include "corank/cuda/load_balance.cuh"
 #include "corank/cuda/multiway_merge.cuh"
@@ -302,6 +303,47 @@ TEST_F(GpuToolbox, SetOperationsMatchStdWithMultisetSemanticsAndOrigins) {
       got_keys.resize(count);
       ASSERT_EQ(got_keys, want_keys) << where << ", keys only";
     }
+}
+
+// Many more tiles than the GPU holds blocks at once (look-backs across many tiles), runs of equal
+// keys across the tiles' cuts, outputs stored from every alignment.
+TEST_F(GpuToolbox, SetOperationsOverManyTiles) {
+  CORANK_REQUIRE_GPU();
+  int sms = 0;
+  CORANK_ASSERT_CUDA(cc::detail::multiprocessor_count(&sms));
+  const std::size_t tile = cc::detail::set_operation_shape<std::uint32_t, std::uint64_t>::tile;
+  // Four times the blocks 8 per SM would hold, in tiles of the pairs' (the smaller) shape.
+  const std::size_t total = 4 * 8 * std::size_t(sms) * tile;
+  const auto a = sorted_keys<std::uint32_t>(rng, total / 2 + 3, total / 5);
+  const auto b = sorted_keys<std::uint32_t>(rng, total / 2 - 5, total / 5);
+  device_buffer<std::uint32_t> ka(a), kb(b), keys(a.size() + b.size() + 1);
+  device_buffer<std::uint64_t> va(origins(0, a.size())), vb(origins(1, b.size())),
+      values(a.size() + b.size() + 1);
+  for (const set_op op : every_set_op) {
+    std::vector<std::uint32_t> want_keys;
+    std::vector<std::uint64_t> want_values;
+    reference_set_operation(op, a, b, corank::less{}, want_keys, want_values);
+    keys.poison(), values.poison();
+    std::size_t count = 0;
+    CORANK_ASSERT_CUDA(cc::set_operation_by_key(op, ka.data(), va.data(), a.size(), kb.data(),
+                                                vb.data(), b.size(), keys.data(), values.data(),
+                                                cc::output_count::to_host(&count)));
+    ASSERT_EQ(count, want_keys.size()) << set_op_name(op);
+    auto got_keys = keys.to_host();
+    auto got_values = values.to_host();
+    ASSERT_EQ(got_keys[count], 0xA5A5A5A5u) << set_op_name(op) << ": wrote past its count";
+    got_keys.resize(count), got_values.resize(count);
+    ASSERT_EQ(got_keys, want_keys) << set_op_name(op);
+    ASSERT_EQ(got_values, want_values) << set_op_name(op);
+    keys.poison();
+    CORANK_ASSERT_CUDA(cc::set_operation(op, ka.data(), a.size(), kb.data(), b.size(), keys.data(),
+                                         cc::output_count::to_host(&count)));
+    ASSERT_EQ(count, want_keys.size()) << set_op_name(op) << ", keys only";
+    got_keys = keys.to_host();
+    ASSERT_EQ(got_keys[count], 0xA5A5A5A5u) << set_op_name(op) << ", keys only: past its count";
+    got_keys.resize(count);
+    ASSERT_EQ(got_keys, want_keys) << set_op_name(op) << ", keys only";
+  }
 }
 
 TEST_F(GpuToolbox, NamedSetOperationsAreTheirStdCounterparts) {
