@@ -332,7 +332,8 @@ void expect_lengths_among_short_ones(const std::vector<std::size_t>& lengths, Co
 }
 
 /// Every length up to two past the warp networks' longest, and the lengths at the 8-byte
-/// classes' bounds (lanes, rank sort, staged groups, warp networks of 32, 64 and 128 slots) +-1.
+/// classes' bounds (lanes, rank sort, narrow and wide staged groups, warp networks of 32, 64 and
+/// 128 slots) +-1.
 std::vector<std::size_t> every_eight_byte_length() {
   std::vector<std::size_t> lengths;
   const std::size_t warp_max =
@@ -344,6 +345,8 @@ std::vector<std::size_t> eight_byte_class_bounds() {
   std::vector<std::size_t> lengths;
   for (std::size_t at : {std::size_t(eight_byte_policy::tiny_sort_max),
                          std::size_t(eight_byte_policy::small_sort_above),
+                         std::size_t(eight_byte_policy::stages::width[0]),
+                         std::size_t(eight_byte_policy::wide_fill_above),
                          std::size_t(eight_byte_policy::small_sort_max), std::size_t(32),
                          std::size_t(64), std::size_t(128)})
     for (std::size_t d : {at - 1, at, at + 1}) lengths.push_back(d);
@@ -373,7 +376,7 @@ TEST_F(StableSortSegments, SortsEveryLengthOfEightByteItems) {
   expect_lengths_among_short_ones<double>(eight_byte_class_bounds(), corank::greater{},
                                           [&](std::size_t n) { return signed_zeros(rng, n); });
   expect_lengths_among_short_ones<std::uint64_t>(
-      eight_byte_class_bounds(), corank::less{},
+      every_eight_byte_length(), corank::less{},
       [&](std::size_t n) { return random_keys<std::uint64_t>(rng, n, 40); });
   expect_lengths_among_short_ones<float>(
       eight_byte_class_bounds(), corank::greater{},
@@ -391,6 +394,9 @@ void expect_eight_byte_mixes(std::mt19937_64& rng, Compare comp, KeysOf keys_of)
   const std::size_t warp_max =
       std::size_t(eight_byte_policy::warp_group * eight_byte_policy::warp_registers);
   for (std::size_t top : {std::size_t(eight_byte_policy::small_sort_above),
+                          std::size_t(eight_byte_policy::stages::width[0] + 1),
+                          std::size_t(eight_byte_policy::wide_fill_above + 1),
+                          std::size_t(eight_byte_policy::small_sort_max),
                           std::size_t(eight_byte_policy::small_sort_max + 1), std::size_t(65),
                           std::max<std::size_t>(warp_max, 128) + 1}) {
     std::vector<std::size_t> sizes;

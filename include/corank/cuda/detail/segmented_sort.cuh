@@ -203,9 +203,12 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   auto* not_tiny = layout.not_tiny.template in<unsigned char>(temp);
   const kernels::tiny_groups groups{layout.small_groups.template in<unsigned>(temp),
                                     num_segments / 32 + 1};
-  // Segments a warp sorts in its registers, where ties are identical (the network is not stable).
+  // Segments a warp sorts in its registers, where ties are identical (the network is not stable),
+  // or else by stable merges through shared memory where the policy says so.
   constexpr bool warp_sorts = block::ties_are_identical<Key, Value, Compare>;
-  unsigned* warp_list = warp_sorts ? layout.warp_list.template in<unsigned>(temp) : nullptr;
+  constexpr bool warp_merges = !warp_sorts && Policy::warp_merge;
+  unsigned* warp_list =
+      warp_sorts || warp_merges ? layout.warp_list.template in<unsigned>(temp) : nullptr;
   auto* deferred = layout.deferred.template in<unsigned>(temp);
   const kernels::long_segment_list longs{layout.long_segments.template in<std::size_t>(temp),
                                          layout.long_first_tiles.template in<std::size_t>(temp),
@@ -244,15 +247,22 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
     constexpr int warp_max = Policy::warp_group * Policy::warp_registers;
     kernels::stable_sort_tiny_segments<Policy::tiny_sort_max, Policy::small_sort_above,
                                        typename Policy::stages, warp_max,
-                                       Policy::skip_flagged_windows, Policy::tiny_blocks_per_sm>
+                                       Policy::skip_flagged_windows, Policy::tiny_blocks_per_sm,
+                                       Policy::wide_fill, Policy::wide_fill_above>
         <<<unsigned(tiny_blocks), st, 0, stream>>>(keys, vals, offsets, num_segments,
                                                    Policy::window, not_tiny, groups, warp_list,
                                                    counts, comp);
     CORANK_CUDA_TRY(cudaGetLastError());
-    if constexpr (warp_sorts && Policy::warp_registers > 0) {
-      const auto warp_kernel =
-          kernels::stable_sort_warp_segments<Policy::warp_registers, Policy::warp_batch,
-                                             Policy::warp_group, Key, Value, Offset, Compare>;
+    if constexpr ((warp_sorts || warp_merges) && Policy::warp_registers > 0) {
+      const auto warp_kernel = [] {
+        if constexpr (warp_merges)
+          return kernels::stable_merge_warp_segments<Policy::warp_registers, Policy::warp_group,
+                                                     Key, Value, Offset, Compare>;
+        else
+          return kernels::stable_sort_warp_segments<Policy::warp_registers, Policy::warp_batch,
+                                                    Policy::warp_group, Key, Value, Offset,
+                                                    Compare>;
+      }();
       unsigned warp_grid = 0;
       CORANK_CUDA_TRY(resident_blocks(warp_kernel, st, 0, &warp_grid));
       warp_kernel<<<warp_grid, st, 0, stream>>>(keys, vals, offsets, warp_list, not_tiny,

@@ -425,16 +425,19 @@ struct lane_segment {
 /// segment. A group of nothing longer than Tiny keys is sorted here, each lane in its registers
 /// (few registers, no shared memory: the GPU's warps overlap their loads). A group whose longest
 /// has SmallAbove + 1 to Stages::max keys (SmallAbove >= Tiny) is listed for
-/// stable_sort_small_groups, in the list of the narrowest stage that holds it.
+/// stable_sort_small_groups, in the list of the narrowest stage that holds it (past the first
+/// stage and FillAbove keys, only when it holds more than WideFill % of 32 x its longest keys).
 /// In a group with a longer one, or one of Tiny + 1 to SmallAbove keys, the segments of up to
-/// Tiny keys are sorted here, those of Tiny + 1 to WarpMax keys are listed in warp_list for
-/// stable_sort_warp_segments (when warp_list is not null: only where ties are identical, for its
-/// network is not stable), and the others flag the window their head lies in (not_tiny[w] = 1)
+/// Tiny keys are sorted here, those of Tiny + 1 to WarpMax keys (in groups of longest above
+/// SmallAbove) are listed in warp_list for stable_sort_warp_segments or
+/// stable_merge_warp_segments (when warp_list is not null: where ties are identical, or the
+/// merges take them), and the others flag the window their head lies in (not_tiny[w] = 1)
 /// for stable_sort_short_windows, which passes over the windows left unflagged. SkipFlagged: the
 /// segments of up to Tiny keys in a window their own group flags are left to that window.
 /// BlocksPerSM: the blocks per multiprocessor its registers must allow.
 template <int Tiny, int SmallAbove, class Stages, int WarpMax, bool SkipFlagged, int BlocksPerSM,
-          class Key, class Value, class Offset, class Compare>
+          unsigned WideFill, unsigned FillAbove, class Key, class Value, class Offset,
+          class Compare>
 __global__ void __launch_bounds__(256, BlocksPerSM)
     stable_sort_tiny_segments(Key* keys, Value* vals, const Offset* offsets,
                               std::size_t num_segments, std::size_t window, unsigned char* not_tiny,
@@ -455,11 +458,21 @@ __global__ void __launch_bounds__(256, BlocksPerSM)
     const std::size_t begin = s < num_segments ? std::size_t(offsets[s]) : 0;
     const std::size_t size = s < num_segments ? std::size_t(offsets[s + 1]) - begin : 0;
     const unsigned longest = block::warp_max(unsigned(size < (1u << 30) ? size : (1u << 30)));
-    const bool small_group = longest > unsigned(SmallAbove) && longest <= unsigned(Stages::max);
+    bool small_group = longest > unsigned(SmallAbove) && longest <= unsigned(Stages::max);
     const int stage = Stages::of(longest);
+    if constexpr (WideFill > 0)
+      if (small_group && stage > 0 && longest > FillAbove) {
+        // A staged group's lanes all sort to its longest: a group past the narrowest stage whose
+        // lengths are uneven (WideFill % of 32 x longest keys or fewer) is left to the others.
+        small_group =
+            __reduce_add_sync(0xffffffffu, unsigned(size)) * 100u >= WideFill * 32u * longest;
+      }
     bool to_warp = false;
     if (longest > 1 && !small_group) {
-      to_warp = warp_list && size > std::size_t(Tiny) && size <= std::size_t(WarpMax);
+      // Groups of longest Tiny + 1 to SmallAbove keys are left to the rank sort whole: a
+      // network of 16 slots a lane is too wide for them (8-byte keys, where SmallAbove > Tiny).
+      to_warp = warp_list && longest > unsigned(SmallAbove) && size > std::size_t(Tiny) &&
+                size <= std::size_t(WarpMax);
       const bool flags = size > std::size_t(Tiny) && !to_warp;
       if (flags) not_tiny[begin / window] = 1;
       bool sort_here = size > 1 && size <= std::size_t(Tiny);
@@ -502,16 +515,112 @@ __global__ void __launch_bounds__(256, BlocksPerSM)
   }
 }
 
+/// Position p of a group's runs of R slots in shared memory, with a slot skipped after each run:
+/// lanes that touch their runs' i-th slots at a stride of R (and groups at a stride of G x R) met
+/// in one bank.
+template <class T, int R>
+struct run_padded {
+  T* base;
+  unsigned from;
+  __device__ __forceinline__ T& operator[](unsigned p) const {
+    p += from;
+    return base[p + p / unsigned(R)];
+  }
+  __device__ __forceinline__ run_padded operator+(unsigned d) const { return {base, from + d}; }
+};
+
+/// Sorts one segment of at most G x R keys per aligned group of G lanes (size keys at keys +
+/// begin; 0: none), stably, for keys whose ties are not identical: lane l sorts positions l R to
+/// l R + R - 1 in its registers (stable insertion), then log2(G) rounds merge pairs of runs in the
+/// group's G x (R + 1) slots of s_keys / s_vals (run_padded; one co-rank and R steps of the
+/// sequential merge of merge_path.hpp per lane; the warp's slot 32 (R + 1) must be readable), and
+/// the lanes store the result from there, coalesced. All 32 lanes call it.
+template <int R, int G, class Key, class Value, class Compare>
+__device__ __forceinline__ void warp_merge_segment(Key* keys, Value* vals, std::size_t begin,
+                                                   unsigned size, unsigned lane, Key* s_keys,
+                                                   Value* s_vals, Compare comp) {
+  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  const unsigned place = lane % G, group = lane / G * unsigned(G * (R + 1)), first = place * R;
+  const run_padded<Key, R> g_keys{s_keys + group, 0};
+  const run_padded<Value, R> g_vals{s_vals + group, 0};
+  const unsigned mine = first < size ? min(size - first, unsigned(R)) : 0u;
+  Key k[R];
+  Value v[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+    if (unsigned(r) < mine) {
+      k[r] = keys[begin + first + unsigned(r)];
+      if constexpr (has_values) v[r] = vals[begin + first + unsigned(r)];
+    }
+  insertion_sort_registers(k, v, int(mine), comp);
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+    if (unsigned(r) < mine) {
+      g_keys[first + unsigned(r)] = k[r];
+      if constexpr (has_values) g_vals[first + unsigned(r)] = v[r];
+    }
+  __syncwarp();
+#pragma unroll
+  for (unsigned width = R; width < unsigned(G * R); width *= 2) {
+    // This lane's outputs [first, first + mine) of its pair of runs [pair, mid) and [mid, end).
+    const unsigned pair = first / (2 * width) * (2 * width);
+    const unsigned mid = min(pair + width, size), end = min(pair + 2 * width, size);
+    const bool merges = mine > 0 && mid < end;
+    if (merges) {
+      const unsigned diag = first - pair;
+      const unsigned a =
+          corank::co_rank<true>(diag, g_keys + pair, mid - pair, g_keys + mid, end - mid, comp);
+      unsigned index[R];
+      corank::serial_merge_registers<R>(g_keys, pair + a, mid, mid + (diag - a), end, k, index,
+                                        comp);
+      if constexpr (has_values)
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+          if (unsigned(r) < mine) v[r] = g_vals[index[r]];
+    }
+    __syncwarp();
+    if (merges)
+#pragma unroll
+      for (int r = 0; r < R; ++r)
+        if (unsigned(r) < mine) {
+          g_keys[first + unsigned(r)] = k[r];
+          if constexpr (has_values) g_vals[first + unsigned(r)] = v[r];
+        }
+    __syncwarp();
+  }
+  for (unsigned at = place; at < size; at += G) {
+    keys[begin + at] = g_keys[at];
+    if constexpr (has_values) vals[begin + at] = g_vals[at];
+  }
+  __syncwarp();  // the slots are free for the warp's next segments
+}
+
+/// warp_merge_segment with the fewest keys per lane (a power of two R to MaxR) that hold the
+/// warp's longest segment in G lanes.
+template <int MaxR, int G, int R = 1, class Key, class Value, class Compare>
+__device__ __forceinline__ void warp_merge_segment_of(Key* keys, Value* vals, std::size_t begin,
+                                                      unsigned size, unsigned longest,
+                                                      unsigned lane, Key* s_keys, Value* s_vals,
+                                                      Compare comp) {
+  if constexpr (R < MaxR)
+    if (longest > unsigned(G * R))
+      return warp_merge_segment_of<MaxR, G, 2 * R>(keys, vals, begin, size, longest, lane, s_keys,
+                                                   s_vals, comp);
+  warp_merge_segment<R, G>(keys, vals, begin, size, lane, s_keys, s_vals, comp);
+}
+
 /// The segments stable_sort_tiny_segments listed for the registers (counts->warp_segments of
 /// them), Batch of them at a time per aligned group of G lanes (warp_sort_segments_of: up to G x R
 /// keys each; narrow groups keep the network's steps in registers), but those whose window
-/// another segment flagged: the window's sort takes them. A kernel of its own, so that the first
-/// one keeps few registers. A grid of resident blocks loops over the count on the device.
-template <int R, int Batch, int G, class Key, class Value, class Offset, class Compare>
-__global__ void __launch_bounds__(256)
-    stable_sort_warp_segments(Key* keys, Value* vals, const Offset* offsets, unsigned* warp_list,
-                              const unsigned char* not_tiny, std::size_t window,
-                              const long_segment_counts* counts, Compare comp) {
+/// another segment flagged: the window's sort takes them. Merge: one at a time per group through
+/// the warp's slots s_keys / s_vals (warp_merge_segment_of). A grid of resident blocks loops over
+/// the count on the device.
+template <int R, int Batch, int G, bool Merge, class Key, class Value, class Offset, class Compare>
+__device__ __forceinline__ void sort_listed_warp_segments(
+    Key* keys, Value* vals, const Offset* offsets, const unsigned* warp_list,
+    const unsigned char* not_tiny, std::size_t window, const long_segment_counts* counts,
+    Key* s_keys, Value* s_vals, Compare comp) {
+  static_assert(!Merge || Batch == 1, "the merges take a segment at a time per group");
   constexpr int per_warp = Batch * (32 / G);
   const unsigned lane = threadIdx.x % 32;
   const std::size_t count = counts->warp_segments;
@@ -520,12 +629,47 @@ __global__ void __launch_bounds__(256)
        w < count; w += step) {
     std::size_t begin[Batch];
     unsigned size[Batch];
-    listed_bounds<G>(offsets, segment_list{warp_list, 0}, w, count, lane, begin, size);
+    listed_bounds<G>(offsets, segment_list{const_cast<unsigned*>(warp_list), 0}, w, count, lane,
+                     begin, size);
 #pragma unroll
     for (int i = 0; i < Batch; ++i)
       if (size[i] && not_tiny[begin[i] / window]) size[i] = 0;
-    warp_sort_segments_of<R, Batch, G>(keys, vals, begin, size, lane, comp);
+    if constexpr (Merge)
+      warp_merge_segment_of<R, G>(keys, vals, begin[0], size[0], block::warp_max(size[0]), lane,
+                                  s_keys, s_vals, comp);
+    else
+      warp_sort_segments_of<R, Batch, G>(keys, vals, begin, size, lane, comp);
   }
+}
+
+/// sort_listed_warp_segments by networks, where ties are identical (not stable). A kernel of its
+/// own, so that the first one keeps few registers.
+template <int R, int Batch, int G, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(256)
+    stable_sort_warp_segments(Key* keys, Value* vals, const Offset* offsets, unsigned* warp_list,
+                              const unsigned char* not_tiny, std::size_t window,
+                              const long_segment_counts* counts, Compare comp) {
+  sort_listed_warp_segments<R, Batch, G, false>(keys, vals, offsets, warp_list, not_tiny, window,
+                                                counts, static_cast<Key*>(nullptr),
+                                                static_cast<Value*>(nullptr), comp);
+}
+
+/// sort_listed_warp_segments by stable merges through shared memory (warp_merge_segment), for
+/// keys whose ties are not identical; two blocks a multiprocessor (one held 173 registers for
+/// pairs: a block a multiprocessor).
+template <int R, int G, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(256, 2)
+    stable_merge_warp_segments(Key* keys, Value* vals, const Offset* offsets, unsigned* warp_list,
+                               const unsigned char* not_tiny, std::size_t window,
+                               const long_segment_counts* counts, Compare comp) {
+  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  constexpr int slots = 32 * (R + 1) + 1;  // each lane's run and a skipped slot, one readable past
+  __shared__ Key s_keys[8][slots];
+  __shared__ std::conditional_t<has_values, Value, char> s_vals[8][has_values ? slots : 1];
+  const unsigned warp = threadIdx.x / 32;
+  sort_listed_warp_segments<R, 1, G, true>(keys, vals, offsets, warp_list, not_tiny, window, counts,
+                                           s_keys[warp], reinterpret_cast<Value*>(s_vals[warp]),
+                                           comp);
 }
 
 /// Stage position p, with a slot skipped after every 32 when `skip` is 1: lanes that read their

@@ -59,9 +59,9 @@ struct stable_segmented_policy {
 #ifdef CORANK_STAGE_WIDTHS
   using stages = stage_widths<CORANK_STAGE_WIDTHS>;
 #else
-  using stages =
-      std::conditional_t<KeyBytes + ValueBytes <= 4, stage_widths<16, 32, 46, 56>,
-                         std::conditional_t<eight_byte_items, stage_widths<23>, stage_widths<0> > >;
+  using stages = std::conditional_t<
+      KeyBytes + ValueBytes <= 4, stage_widths<16, 32, 46, 56>,
+      std::conditional_t<eight_byte_items, stage_widths<23, 46>, stage_widths<0> > >;
 #endif
   static constexpr int small_sort_max = stages::max;
 #ifdef CORANK_TINY_SORT_MAX
@@ -78,6 +78,13 @@ struct stable_segmented_policy {
 #else
   static constexpr int tiny_blocks_per_sm = 8;
 #endif
+  // Groups of longest above wide_fill_above staged in a stage other than the narrowest only when
+  // they hold more than wide_fill % of 32 x their longest keys: a staged lane's insertion sort
+  // runs to the group's longest, and pairs, u64 and f64 in U[1,46] were 1.1-2.2x slower staged
+  // whole than with the uneven groups left to the warp merges and networks; U[1,24] and U[1,32]
+  // 1.3-1.5x faster staged whole (docs/notes/segmented_sort.md). 0: every one (4-byte keys).
+  static constexpr unsigned wide_fill = eight_byte_items ? 75 : 0;
+  static constexpr unsigned wide_fill_above = 32;
   // The lanes and the staged groups leave the segments of windows that are sorted anyway (a
   // longer segment flagged them) to those windows: mixed lengths of 8-byte items paid for both
   // (docs/notes/segmented_sort.md). Not measured for 4-byte keys.
@@ -88,10 +95,18 @@ struct stable_segmented_policy {
   // lanes of up to 16 keys keep most of the network's steps inside a lane; faster than the rank
   // sort, the merge windows and whole warps at 9-128 keys (docs/notes/segmented_sort.md).
   static constexpr int warp_group = 8;
-  // Off for 8-byte items: with tiny_sort_max 4 the lane groups took u64 segments of 5-8 keys too,
-  // far slower than the rank sort there (docs/notes/segmented_sort.md, "Pairs and 8-byte keys").
-  static constexpr int warp_registers = small_sort_max && !eight_byte_items ? 16 : 0;
+  // 8-byte keys take them in groups of longest above small_sort_above only: groups of 5-8 keys
+  // were far slower in them than in the rank sort (docs/notes/segmented_sort.md, "Pairs and
+  // 8-byte keys").
+  static constexpr int warp_registers = small_sort_max ? 16 : 0;
   static constexpr int warp_batch = 1;
+  // Keys whose ties are not identical (pairs, f64) take the same segments in the same groups,
+  // merged stably through shared memory instead (kernels::warp_merge_segment): 8-byte items, where
+  // the windows took them before, 1.5-2.2x slower (docs/notes/segmented_sort.md).
+  static constexpr bool warp_merge = eight_byte_items;
+  // sort_segments (not stable) takes this sort for 8-byte items: its bitonic networks were slower
+  // at most lengths, up to 10x at 33-64 keys (docs/notes/segmented_sort.md).
+  static constexpr bool serves_unstable = eight_byte_items;
   // Waves of resident blocks in the long segments' tile and merge-pass grids: more hide each
   // tile's latency chain, fewer make the passes a call does not need cheaper (they return at
   // once); 1 and 2 lost up to 1.3x at 4096 keys a segment for 10-30 us gained at short ones.
