@@ -627,8 +627,8 @@ def sort_segments(x, offsets=None, values=None, *, stable=True, descending=False
     """Each segment ``x[offsets[s]:offsets[s + 1]]`` sorted (CSR offsets: ``offsets[0] == 0``,
     non-decreasing, ``offsets[-1] == len(x)``), or, with a 2-D ``x`` and no offsets, each row.
 
-    With ``values``, returns ``(keys, values)``. ``stable=False`` lets the GPU use its faster
-    unstable segmented sort. Offsets of another integer dtype are converted to int64 (a copy of
+    With ``values``, returns ``(keys, values)``. ``stable=False`` promises no order of ties
+    (the GPU's unstable call takes the stable sort today: it was faster). Offsets of another integer dtype are converted to int64 (a copy of
     the offsets only). On the GPU, ``check=True`` verifies the offsets (and waits); unchecked
     malformed offsets there are undefined behaviour."""
     try:

@@ -136,16 +136,30 @@ void expect_stable_segments(const std::vector<K>& keys, const std::vector<Offset
   ASSERT_TRUE(got_vals == order) << "values differ first at " << first_difference(got_vals, order);
 }
 
-/// sort_segments and sort_segments_by_key against std::sort of each segment (pairs as a
-/// multiset: every value stays in its segment, with its key).
+/// Which unstable sort a check calls: the public one, or the bitonic networks directly (the
+/// public call takes the stable sort for items of up to 8 bytes; the networks stay tested).
+enum class unstable_sort { public_call, networks };
+
+/// sort_segments and sort_segments_by_key (or the networks they may take) against std::sort of
+/// each segment (pairs as a multiset: every value stays in its segment, with its key).
 template <class K, class Offset, class Compare>
-void expect_unstable_segments(const std::vector<K>& keys, const std::vector<Offset>& offsets,
-                              Compare comp) {
+void expect_unstable_segments_by(unstable_sort which, const std::vector<K>& keys,
+                                 const std::vector<Offset>& offsets, Compare comp) {
   CORANK_REQUIRE_GPU();
   const std::size_t n = keys.size(), segments = offsets.size() - 1;
   device_buffer<Offset> d_offsets(offsets);
+  const auto sort = [&](K* k, auto* v) {
+    if (which == unstable_sort::public_call) {
+      if constexpr (std::is_same_v<std::remove_pointer_t<decltype(v)>, corank::no_value>)
+        return corank::cuda::sort_segments(k, n, d_offsets.data(), segments, comp);
+      else
+        return corank::cuda::sort_segments_by_key(k, v, n, d_offsets.data(), segments, comp);
+    }
+    return corank::cuda::detail::sort_segments_by_networks({}, k, v, n, d_offsets.data(), segments,
+                                                           comp, cudaStream_t(0));
+  };
   guarded<K> dk(keys);
-  CORANK_ASSERT_CUDA(corank::cuda::sort_segments(dk.data(), n, d_offsets.data(), segments, comp));
+  CORANK_ASSERT_CUDA(sort(dk.data(), static_cast<corank::no_value*>(nullptr)));
   CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
   std::vector<K> expected = keys;
   for (std::size_t s = 0; s < segments; ++s)
@@ -157,8 +171,7 @@ void expect_unstable_segments(const std::vector<K>& keys, const std::vector<Offs
   std::iota(vals.begin(), vals.end(), 0u);
   guarded<K> dk2(keys);
   guarded<std::uint32_t> dv(vals);
-  CORANK_ASSERT_CUDA(corank::cuda::sort_segments_by_key(dk2.data(), dv.data(), n, d_offsets.data(),
-                                                        segments, comp));
+  CORANK_ASSERT_CUDA(sort(dk2.data(), dv.data()));
   CORANK_ASSERT_CUDA(cudaDeviceSynchronize());
   const auto got_keys = dk2.result();
   const auto got_vals = dv.result();
@@ -174,6 +187,14 @@ void expect_unstable_segments(const std::vector<K>& keys, const std::vector<Offs
       ASSERT_EQ(origin[i], std::uint32_t(std::size_t(offsets[s]) + i))
           << "value left its segment " << s;
   }
+}
+
+/// expect_unstable_segments_by both: the public call and the networks.
+template <class K, class Offset, class Compare>
+void expect_unstable_segments(const std::vector<K>& keys, const std::vector<Offset>& offsets,
+                              Compare comp) {
+  expect_unstable_segments_by(unstable_sort::public_call, keys, offsets, comp);
+  expect_unstable_segments_by(unstable_sort::networks, keys, offsets, comp);
 }
 
 template <class K, class V = corank::no_value>
@@ -286,10 +307,11 @@ TEST_F(StableSortSegments, SortsEveryShortLengthOfEveryKeyType) {
   expect_every_short_length<wide_key>(rng, wide_order{}, 5);
 }
 
-/// Every length a warp sorts in its registers when a longer segment shares its group of 32
-/// (keys alone whose ties are identical), two past it, and uniform mixes that put every length
-/// class in one group, for signed and unsigned keys both ways, 32- and 64-bit offsets.
-TEST_F(StableSortSegments, SortsEveryLengthTheWarpNetworksTake) {
+/// Every length a warp sorts (its merges in runs of 1.5 times a power of two too, for 4-byte
+/// keys) when a longer segment shares its group of 32, two past it, and uniform mixes that put
+/// every length class in one group, for signed and unsigned keys both ways, 32- and 64-bit
+/// offsets.
+TEST_F(StableSortSegments, SortsEveryLengthTheWarpKernelsTake) {
   const std::size_t warp_max = std::size_t(policy_of<std::uint32_t>::warp_group) *
                                std::size_t(policy_of<std::uint32_t>::warp_registers);
   for (std::size_t length = 1; length <= warp_max + 2; ++length) {
@@ -362,6 +384,30 @@ std::vector<double> signed_zeros(std::mt19937_64& rng, std::size_t n) {
     k = r < 2 ? (rng() % 2 ? -0.0 : 0.0) : double(r) - 3.5;
   }
   return keys;
+}
+
+/// Float keys of -0.0, +0.0 and a few others (stability shows in the keys alone) at every length
+/// the warp merges take, among short segments, and in uniform mixes: each run length of the
+/// merges, and the first round's pairs of runs cut short by the segment's end.
+TEST_F(StableSortSegments, SortsEveryLengthOfFloatKeysStably) {
+  const auto zeros = [&](std::size_t n) {
+    std::vector<float> keys(n);
+    for (auto& k : keys) {
+      const std::uint64_t r = rng() % 6;
+      k = r < 2 ? (rng() % 2 ? -0.0f : 0.0f) : float(r) - 3.5f;
+    }
+    return keys;
+  };
+  std::vector<std::size_t> lengths;
+  for (std::size_t l = 1; l <= 130; ++l) lengths.push_back(l);
+  expect_lengths_among_short_ones<float>(lengths, corank::less{}, zeros);
+  for (std::size_t top : {24, 48, 96, 128, 129}) {
+    std::vector<std::size_t> sizes;
+    for (std::size_t n = 0; n < 100000; n += sizes.back()) sizes.push_back(rng() % (top + 1));
+    std::size_t n = 0;
+    for (std::size_t s : sizes) n += s;
+    expect_stable_segments(zeros(n), offsets_of<int>(sizes), corank::greater{});
+  }
 }
 
 /// Keys of 8 bytes alone, or of 4 with 4-byte values (the pairs of expect_stable_segments):

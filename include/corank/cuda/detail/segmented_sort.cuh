@@ -203,10 +203,12 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   auto* not_tiny = layout.not_tiny.template in<unsigned char>(temp);
   const kernels::tiny_groups groups{layout.small_groups.template in<unsigned>(temp),
                                     num_segments / 32 + 1};
-  // Segments a warp sorts in its registers, where ties are identical (the network is not stable),
-  // or else by stable merges through shared memory where the policy says so.
-  constexpr bool warp_sorts = block::ties_are_identical<Key, Value, Compare>;
-  constexpr bool warp_merges = !warp_sorts && Policy::warp_merge;
+  // Segments a warp sorts in its registers where ties are identical (the network is not stable)
+  // and the policy takes the networks, or else by stable merges through shared memory where the
+  // policy says so.
+  constexpr bool identical_ties = block::ties_are_identical<Key, Value, Compare>;
+  constexpr bool warp_sorts = identical_ties && Policy::warp_networks;
+  constexpr bool warp_merges = identical_ties ? !Policy::warp_networks : Policy::warp_merge;
   unsigned* warp_list =
       warp_sorts || warp_merges ? layout.warp_list.template in<unsigned>(temp) : nullptr;
   auto* deferred = layout.deferred.template in<unsigned>(temp);
@@ -257,7 +259,8 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
       const auto warp_kernel = [] {
         if constexpr (warp_merges)
           return kernels::stable_merge_warp_segments<Policy::warp_registers, Policy::warp_group,
-                                                     Key, Value, Offset, Compare>;
+                                                     Policy::warp_merge_fine_runs, Key, Value,
+                                                     Offset, Compare>;
         else
           return kernels::stable_sort_warp_segments<Policy::warp_registers, Policy::warp_batch,
                                                     Policy::warp_group, Key, Value, Offset,

@@ -595,17 +595,31 @@ __device__ __forceinline__ void warp_merge_segment(Key* keys, Value* vals, std::
   __syncwarp();  // the slots are free for the warp's next segments
 }
 
-/// warp_merge_segment with the fewest keys per lane (a power of two R to MaxR) that hold the
-/// warp's longest segment in G lanes.
-template <int MaxR, int G, int R = 1, class Key, class Value, class Compare>
+/// The next run length a lane may take in the warp merges: powers of two, or with Fine also one
+/// and a half of each (1, 2, 3, 4, 6, 8, 12, 16, ...), so that no segment pays for more than 1.5
+/// times its keys in the lockstep merge steps (every extra length is more code in the kernel).
+template <bool Fine>
+constexpr int next_merge_run(int r) {
+  return !Fine || r < 2 ? 2 * r : (r & (r - 1)) == 0 ? r + r / 2 : r + r / 3;
+}
+template <bool Fine>
+constexpr bool is_merge_run(int r) {
+  int at = 1;
+  while (at < r) at = next_merge_run<Fine>(at);
+  return at == r;
+}
+
+/// warp_merge_segment with the fewest keys per lane (R of next_merge_run's lengths, to MaxR) that
+/// hold the warp's longest segment in G lanes.
+template <int MaxR, int G, bool Fine, int R = 1, class Key, class Value, class Compare>
 __device__ __forceinline__ void warp_merge_segment_of(Key* keys, Value* vals, std::size_t begin,
                                                       unsigned size, unsigned longest,
                                                       unsigned lane, Key* s_keys, Value* s_vals,
                                                       Compare comp) {
   if constexpr (R < MaxR)
     if (longest > unsigned(G * R))
-      return warp_merge_segment_of<MaxR, G, 2 * R>(keys, vals, begin, size, longest, lane, s_keys,
-                                                   s_vals, comp);
+      return warp_merge_segment_of<MaxR, G, Fine, next_merge_run<Fine>(R)>(
+          keys, vals, begin, size, longest, lane, s_keys, s_vals, comp);
   warp_merge_segment<R, G>(keys, vals, begin, size, lane, s_keys, s_vals, comp);
 }
 
@@ -613,9 +627,10 @@ __device__ __forceinline__ void warp_merge_segment_of(Key* keys, Value* vals, st
 /// them), Batch of them at a time per aligned group of G lanes (warp_sort_segments_of: up to G x R
 /// keys each; narrow groups keep the network's steps in registers), but those whose window
 /// another segment flagged: the window's sort takes them. Merge: one at a time per group through
-/// the warp's slots s_keys / s_vals (warp_merge_segment_of). A grid of resident blocks loops over
-/// the count on the device.
-template <int R, int Batch, int G, bool Merge, class Key, class Value, class Offset, class Compare>
+/// the warp's slots s_keys / s_vals (warp_merge_segment_of, FineRuns its Fine). A grid of resident
+/// blocks loops over the count on the device.
+template <int R, int Batch, int G, bool Merge, bool FineRuns, class Key, class Value, class Offset,
+          class Compare>
 __device__ __forceinline__ void sort_listed_warp_segments(
     Key* keys, Value* vals, const Offset* offsets, const unsigned* warp_list,
     const unsigned char* not_tiny, std::size_t window, const long_segment_counts* counts,
@@ -635,8 +650,8 @@ __device__ __forceinline__ void sort_listed_warp_segments(
     for (int i = 0; i < Batch; ++i)
       if (size[i] && not_tiny[begin[i] / window]) size[i] = 0;
     if constexpr (Merge)
-      warp_merge_segment_of<R, G>(keys, vals, begin[0], size[0], block::warp_max(size[0]), lane,
-                                  s_keys, s_vals, comp);
+      warp_merge_segment_of<R, G, FineRuns>(keys, vals, begin[0], size[0], block::warp_max(size[0]),
+                                            lane, s_keys, s_vals, comp);
     else
       warp_sort_segments_of<R, Batch, G>(keys, vals, begin, size, lane, comp);
   }
@@ -649,27 +664,29 @@ __global__ void __launch_bounds__(256)
     stable_sort_warp_segments(Key* keys, Value* vals, const Offset* offsets, unsigned* warp_list,
                               const unsigned char* not_tiny, std::size_t window,
                               const long_segment_counts* counts, Compare comp) {
-  sort_listed_warp_segments<R, Batch, G, false>(keys, vals, offsets, warp_list, not_tiny, window,
-                                                counts, static_cast<Key*>(nullptr),
-                                                static_cast<Value*>(nullptr), comp);
+  sort_listed_warp_segments<R, Batch, G, false, false>(keys, vals, offsets, warp_list, not_tiny,
+                                                       window, counts, static_cast<Key*>(nullptr),
+                                                       static_cast<Value*>(nullptr), comp);
 }
 
 /// sort_listed_warp_segments by stable merges through shared memory (warp_merge_segment), for
-/// keys whose ties are not identical; two blocks a multiprocessor (one held 173 registers for
-/// pairs: a block a multiprocessor).
-template <int R, int G, class Key, class Value, class Offset, class Compare>
+/// keys whose ties are not identical (or all keys, as the policy says); two blocks a
+/// multiprocessor (one held 173 registers for pairs: a block a multiprocessor). FineRuns: runs of
+/// 1.5 times a power of two too (next_merge_run).
+template <int R, int G, bool FineRuns, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(256, 2)
     stable_merge_warp_segments(Key* keys, Value* vals, const Offset* offsets, unsigned* warp_list,
                                const unsigned char* not_tiny, std::size_t window,
                                const long_segment_counts* counts, Compare comp) {
+  static_assert(is_merge_run<FineRuns>(R), "the longest run a lane merges: next_merge_run's");
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   constexpr int slots = 32 * (R + 1) + 1;  // each lane's run and a skipped slot, one readable past
   __shared__ Key s_keys[8][slots];
   __shared__ std::conditional_t<has_values, Value, char> s_vals[8][has_values ? slots : 1];
   const unsigned warp = threadIdx.x / 32;
-  sort_listed_warp_segments<R, 1, G, true>(keys, vals, offsets, warp_list, not_tiny, window, counts,
-                                           s_keys[warp], reinterpret_cast<Value*>(s_vals[warp]),
-                                           comp);
+  sort_listed_warp_segments<R, 1, G, true, FineRuns>(keys, vals, offsets, warp_list, not_tiny,
+                                                     window, counts, s_keys[warp],
+                                                     reinterpret_cast<Value*>(s_vals[warp]), comp);
 }
 
 /// Stage position p, with a slot skipped after every 32 when `skip` is 1: lanes that read their

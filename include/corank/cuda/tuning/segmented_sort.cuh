@@ -100,13 +100,21 @@ struct stable_segmented_policy {
   // 8-byte keys").
   static constexpr int warp_registers = small_sort_max ? 16 : 0;
   static constexpr int warp_batch = 1;
-  // Keys whose ties are not identical (pairs, f64) take the same segments in the same groups,
+  // Keys whose ties are not identical (pairs, f32, f64) take the same segments in the same groups,
   // merged stably through shared memory instead (kernels::warp_merge_segment): 8-byte items, where
   // the windows took them before, 1.5-2.2x slower (docs/notes/segmented_sort.md).
-  static constexpr bool warp_merge = eight_byte_items;
-  // sort_segments (not stable) takes this sort for 8-byte items: its bitonic networks were slower
-  // at most lengths, up to 10x at 33-64 keys (docs/notes/segmented_sort.md).
-  static constexpr bool serves_unstable = eight_byte_items;
+  static constexpr bool warp_merge = KeyBytes + ValueBytes <= 8;
+  // Keys whose ties are identical take the networks; 4-byte keys the merges too, in runs of 1.5
+  // times a power of two as well (warp_merge_fine_runs): as fast below 57 keys, 1.2-1.4x faster at
+  // 65-128 (the networks pad to 128 there); pairs lost 5-25% at 47-128 keys with the finer runs
+  // (docs/notes/segmented_sort.md, "Warp merges for 4-byte keys").
+  static constexpr bool warp_networks = KeyBytes + ValueBytes > 4;
+  static constexpr bool warp_merge_fine_runs = KeyBytes + ValueBytes <= 4;
+  // sort_segments (not stable) takes this sort: its bitonic networks were slower at most lengths
+  // (up to 10x at 33-64 keys) and give a segment longer than 8192 keys to one block (one of 10M
+  // u32 keys: 172 ms against 0.63; of 10M 16-byte keys 9.4 s against 2.4 ms;
+  // docs/notes/segmented_sort.md). The networks stay (detail::sort_segments_by_networks), tested.
+  static constexpr bool serves_unstable = true;
   // Waves of resident blocks in the long segments' tile and merge-pass grids: more hide each
   // tile's latency chain, fewer make the passes a call does not need cheaper (they return at
   // once); 1 and 2 lost up to 1.3x at 4096 keys a segment for 10-30 us gained at short ones.

@@ -1,0 +1,292 @@
+// The segmented sorts' variants side by side in one process, plain calls: the stable sort as
+// tuned, the stable sort under other policies (-DCORANK_SEGSORT_VARIANTS: policies of this tree
+// only), the unstable bitonic networks (detail::sort_segments_by_networks) and CUB's
+// DeviceSegmentedSort, for u32 keys, u32/u32 pairs and 16-byte items (u64/u64 pairs, 16-byte
+// struct keys by a comparator). Each call starts from the restored input (untimed), device events
+// around the call alone, two warm-up calls, medians; every result is checked against the first
+// stable row (keys bitwise; values too where both rows are stable). Scratch, for the notes.
+//
+// Build (repository root; CCCL 3.6's headers first for the newest CUB):
+//   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr --extended-lambda -Ibuild/cccl/include
+//        -Iinclude [-DCORANK_SEGSORT_VARIANTS] scripts/segsort_variants.cu -o segsort_variants
+//   ./segsort_variants [keys|pairs|wide|single] [--reps N] [--total N]
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cub/device/device_segmented_sort.cuh>
+#include <cub/version.cuh>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "corank/cuda/segmented_sort.cuh"
+
+namespace {
+
+using corank::cuda::block::no_value;
+using offset = std::int64_t;
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+template <class T>
+struct dev {
+  T* p = nullptr;
+  std::size_t n = 0;
+  explicit dev(std::size_t count) : n(count) { check(cudaMalloc(&p, n * sizeof(T) + 16), "alloc"); }
+  ~dev() { cudaFree(p); }
+  dev(const dev&) = delete;
+  std::vector<unsigned char> bytes() const {
+    std::vector<unsigned char> h(n * sizeof(T));
+    check(cudaMemcpy(h.data(), p, h.size(), cudaMemcpyDeviceToHost), "to host");
+    return h;
+  }
+};
+
+struct wide {  // a 16-byte key ordered by its first word, then its second
+  std::uint64_t hi, lo;
+};
+struct wide_less {
+  __host__ __device__ bool operator()(const wide& x, const wide& y) const {
+    return x.hi != y.hi ? x.hi < y.hi : x.lo < y.lo;
+  }
+};
+
+int reps = 7;
+std::size_t total = std::size_t(1) << 26;
+
+/// Median ms of `call` after `prepare` (untimed), two warm-up calls first.
+double time_ms(const std::function<cudaError_t()>& call, const std::function<void()>& prepare) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  std::vector<double> ms;
+  for (int r = -2; r < reps; ++r) {
+    prepare();
+    check(cudaDeviceSynchronize(), "prepare");
+    cudaEventRecord(a);
+    check(call(), "call");
+    cudaEventRecord(b);
+    check(cudaEventSynchronize(b), "run");
+    float t = 0;
+    cudaEventElapsedTime(&t, a, b);
+    if (r >= 0) ms.push_back(t);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+#ifdef CORANK_SEGSORT_VARIANTS
+template <class Key, class Value>
+using tuned = corank::cuda::detail::stable_segmented_policy_for<Key, Value>;
+/// Keys whose ties are identical take the warp merges instead of the networks.
+template <class Key, class Value>
+struct merges : tuned<Key, Value> {
+  static constexpr bool warp_networks = false;
+};
+/// ... and up to 32 keys a lane (256-key segments).
+template <class Key, class Value>
+struct merges32 : merges<Key, Value> {
+  static constexpr int warp_registers = 32;
+};
+#endif
+
+/// One shape: every contender's median ms on one line, "!" after a wrong result.
+template <class Key, class Value, class Compare>
+void run_shape(const std::string& name, const std::vector<Key>& host_keys,
+               const std::vector<offset>& offs, Compare comp, bool with_cub) {
+  constexpr bool pairs = !std::is_same_v<Value, no_value>;
+  const std::size_t n = host_keys.size(), segs = offs.size() - 1;
+  dev<Key> in(n), keys(n), cub_out(n);
+  using V = std::conditional_t<pairs, Value, char>;
+  dev<V> vin(pairs ? n : 1), vals(pairs ? n : 1), cub_vals(pairs ? n : 1);
+  dev<offset> d_off(offs.size());
+  check(cudaMemcpy(in.p, host_keys.data(), n * sizeof(Key), cudaMemcpyHostToDevice), "keys");
+  check(cudaMemcpy(d_off.p, offs.data(), offs.size() * sizeof(offset), cudaMemcpyHostToDevice),
+        "offsets");
+  if (pairs) {
+    std::vector<V> pos(n);
+    for (std::size_t i = 0; i < n; ++i) pos[i] = V(i);
+    check(cudaMemcpy(vin.p, pos.data(), n * sizeof(V), cudaMemcpyHostToDevice), "values");
+  }
+  V* vp = vals.p;
+  const auto restore = [&] {
+    cudaMemcpyAsync(keys.p, in.p, n * sizeof(Key), cudaMemcpyDeviceToDevice);
+    if (pairs) cudaMemcpyAsync(vals.p, vin.p, n * sizeof(V), cudaMemcpyDeviceToDevice);
+  };
+  std::vector<unsigned char> ref_keys, ref_vals;
+  std::string line = name + ":";
+  const auto row = [&](const char* who, bool stable, const std::function<cudaError_t()>& call) {
+    const double ms = time_ms(call, restore);
+    const auto k = keys.bytes();
+    bool ok = true;
+    if (ref_keys.empty()) {
+      ref_keys = k;
+      if (pairs) ref_vals = vals.bytes();
+    } else {
+      ok = k == ref_keys && (!pairs || !stable || vals.bytes() == ref_vals);
+    }
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " %s %.4f%s", who, ms, ok ? "" : "!");
+    line += buf;
+  };
+  if constexpr (pairs) {
+    row("stable", true, [&] {
+      return corank::cuda::stable_sort_segments_by_key(keys.p, vp, n, d_off.p, segs, comp);
+    });
+#ifdef CORANK_SEGSORT_VARIANTS
+    row("merges", true, [&] {
+      return corank::cuda::detail::stable_sort_segments_impl<Key, Value, offset, Compare,
+                                                             merges<Key, Value>>(
+          {}, keys.p, vp, n, d_off.p, segs, comp, cudaStream_t(0));
+    });
+#endif
+    row("networks", false, [&] {
+      return corank::cuda::detail::sort_segments_by_networks({}, keys.p, vp, n, d_off.p, segs, comp,
+                                                             cudaStream_t(0));
+    });
+  } else {
+    row("stable", true,
+        [&] { return corank::cuda::stable_sort_segments(keys.p, n, d_off.p, segs, comp); });
+#ifdef CORANK_SEGSORT_VARIANTS
+    row("merges", true, [&] {
+      return corank::cuda::detail::stable_sort_segments_impl<Key, no_value, offset, Compare,
+                                                             merges<Key, no_value>>(
+          {}, keys.p, nullptr, n, d_off.p, segs, comp, cudaStream_t(0));
+    });
+    if constexpr (sizeof(Key) == 4)
+      row("merges32", true, [&] {
+        return corank::cuda::detail::stable_sort_segments_impl<Key, no_value, offset, Compare,
+                                                               merges32<Key, no_value>>(
+            {}, keys.p, nullptr, n, d_off.p, segs, comp, cudaStream_t(0));
+      });
+#endif
+    if (n / segs < 100000 || reps < 4)  // the networks take ~0.1 s a call on segments of 1M+
+      row("networks", false, [&] {
+        return corank::cuda::detail::sort_segments_by_networks(
+            {}, keys.p, static_cast<no_value*>(nullptr), n, d_off.p, segs, comp, cudaStream_t(0));
+      });
+  }
+  if constexpr (std::is_arithmetic_v<Key>) {
+    if (with_cub) {
+      std::size_t bytes = 0;
+      const auto cub_call = [&](void* temp) {
+        if constexpr (pairs)
+          return cub::DeviceSegmentedSort::SortPairs(temp, bytes, in.p, keys.p, vin.p, cub_vals.p,
+                                                     std::int64_t(n), std::int64_t(segs), d_off.p,
+                                                     d_off.p + 1);
+        else
+          return cub::DeviceSegmentedSort::SortKeys(temp, bytes, in.p, keys.p, std::int64_t(n),
+                                                    std::int64_t(segs), d_off.p, d_off.p + 1);
+      };
+      check(cub_call(nullptr), "cub size");
+      void* temp = nullptr;
+      check(cudaMalloc(&temp, bytes + 1), "cub temp");
+      char who[32];
+      std::snprintf(who, sizeof who, "cub%d.%d", CUB_MAJOR_VERSION, CUB_MINOR_VERSION);
+      row(who, false, [&] { return cub_call(temp); });
+      cudaFree(temp);
+    }
+  }
+  std::printf("%s\n", line.c_str());
+  std::fflush(stdout);
+}
+
+std::vector<offset> equal(std::size_t length, std::size_t n) {
+  std::vector<offset> o;
+  for (std::size_t at = 0; at < n; at += length) o.push_back(offset(at));
+  o.push_back(offset(n));
+  return o;
+}
+
+std::vector<offset> uniform(std::size_t lo, std::size_t hi, std::size_t n, std::mt19937_64& rng) {
+  std::vector<offset> o(1, 0);
+  while (std::size_t(o.back()) < n)
+    o.push_back(offset(std::min(n, std::size_t(o.back()) + lo + rng() % (hi - lo + 1))));
+  return o;
+}
+
+std::vector<offset> power_law(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<offset> o(1, 0);
+  while (std::size_t(o.back()) < n)
+    o.push_back(
+        offset(std::min(n, std::size_t(o.back()) + std::size_t(std::pow(1 - u(rng), -1 / 0.5)))));
+  return o;
+}
+
+template <class Key, class Value, class Compare, class Make>
+void sweep(const char* what, const std::vector<std::size_t>& lengths, Make make, Compare comp,
+           bool with_cub) {
+  std::mt19937_64 rng(7);
+  std::vector<Key> k(total);
+  for (auto& x : k) x = make(rng);
+  for (std::size_t l : lengths)
+    run_shape<Key, Value>(std::string(what) + " " + std::to_string(l), k, equal(l, total), comp,
+                          with_cub);
+  for (std::size_t hi : {16, 64, 128, 256})
+    run_shape<Key, Value>(std::string(what) + " U[1," + std::to_string(hi) + "]", k,
+                          uniform(1, hi, total, rng), comp, with_cub);
+  run_shape<Key, Value>(std::string(what) + " power law", k, power_law(total, rng), comp, with_cub);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string set = argc > 1 ? argv[1] : "keys";
+  for (int i = 2; i + 1 < argc; ++i) {
+    if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--total")) total = std::size_t(std::atoll(argv[i + 1]));
+  }
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  std::printf("# %s, %zu items a shape, medians of %d, CUB %d.%d.%d\n", prop.name, total, reps,
+              CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION);
+  std::vector<std::size_t> lengths;
+  for (std::size_t l = 1; l <= 8; ++l) lengths.push_back(l);
+  for (std::size_t l :
+       {9,  12, 16, 17, 20, 24,  25,  32,  33,  40,  47,  48,  49,  56,  57,   60,   64,   65,
+        72, 80, 88, 96, 97, 112, 127, 128, 129, 160, 192, 255, 256, 257, 1023, 1025, 4096, 4097})
+    lengths.push_back(l);
+  const auto u32 = [](std::mt19937_64& r) { return std::uint32_t(r()); };
+  if (set == "keys") sweep<std::uint32_t, no_value>("u32", lengths, u32, corank::less{}, true);
+  if (set == "pairs")
+    sweep<std::uint32_t, std::uint32_t>("u32/u32", lengths, u32, corank::less{}, true);
+  if (set == "wide") {
+    const std::vector<std::size_t> some = {1, 2, 4, 8, 16, 32, 33, 64, 65, 128, 256, 1024, 4096};
+    sweep<std::uint64_t, std::uint64_t>(
+        "u64/u64", some, [](std::mt19937_64& r) { return std::uint64_t(r()); }, corank::less{},
+        false);
+    sweep<wide, no_value>(
+        "wide16", some,
+        [](std::mt19937_64& r) {
+          return wide{r() % 1000, r()};
+        },
+        wide_less{}, false);
+  }
+  if (set == "single") {  // one segment of 1M and 10M keys: the networks' large class
+    reps = 3;
+    std::mt19937_64 rng(3);
+    for (std::size_t m : {std::size_t(1) << 20, std::size_t(10000000)}) {
+      std::vector<std::uint32_t> k(m);
+      for (auto& x : k) x = std::uint32_t(rng());
+      run_shape<std::uint32_t, no_value>("u32 one of " + std::to_string(m), k, {0, offset(m)},
+                                         corank::less{}, true);
+      std::vector<wide> w(m);
+      for (auto& x : w) x = wide{rng() % 1000, rng()};
+      run_shape<wide, no_value>("wide16 one of " + std::to_string(m), w, {0, offset(m)},
+                                wide_less{}, false);
+    }
+  }
+  return 0;
+}
