@@ -599,11 +599,11 @@ __device__ __forceinline__ void warp_merge_segment(Key* keys, Value* vals, std::
 /// and a half of each (1, 2, 3, 4, 6, 8, 12, 16, ...), so that no segment pays for more than 1.5
 /// times its keys in the lockstep merge steps (every extra length is more code in the kernel).
 template <bool Fine>
-constexpr int next_merge_run(int r) {
+__host__ __device__ constexpr int next_merge_run(int r) {
   return !Fine || r < 2 ? 2 * r : (r & (r - 1)) == 0 ? r + r / 2 : r + r / 3;
 }
 template <bool Fine>
-constexpr bool is_merge_run(int r) {
+__host__ __device__ constexpr bool is_merge_run(int r) {
   int at = 1;
   while (at < r) at = next_merge_run<Fine>(at);
   return at == r;
