@@ -107,7 +107,8 @@ struct stable_segmented_policy {
   // Keys whose ties are identical take the networks; 4-byte keys the merges too, in runs of 1.5
   // times a power of two as well (warp_merge_fine_runs): as fast below 57 keys, 1.2-1.4x faster at
   // 65-128 (the networks pad to 128 there); pairs lost 5-25% at 47-128 keys with the finer runs
-  // (docs/notes/segmented_sort.md, "Warp merges for 4-byte keys").
+  // (docs/notes/segmented_sort.md, "sort_segments through the stable sort; warp merges for
+  // 4-byte keys").
   static constexpr bool warp_networks = KeyBytes + ValueBytes > 4;
   static constexpr bool warp_merge_fine_runs = KeyBytes + ValueBytes <= 4;
   // sort_segments (not stable) takes this sort: its bitonic networks were slower at most lengths
