@@ -137,7 +137,7 @@ void expect_stable_segments(const std::vector<K>& keys, const std::vector<Offset
 }
 
 /// Which unstable sort a check calls: the public one, or the bitonic networks directly (the
-/// public call takes the stable sort for items of up to 8 bytes; the networks stay tested).
+/// public call takes the stable sort today; the networks stay tested).
 enum class unstable_sort { public_call, networks };
 
 /// sort_segments and sort_segments_by_key (or the networks they may take) against std::sort of
@@ -377,11 +377,12 @@ std::vector<std::size_t> eight_byte_class_bounds() {
 
 /// Keys of -0.0, +0.0 and a few others: -0.0 and +0.0 compare equal but differ in their bits, so
 /// a sort of keys alone shows whether it is stable.
-std::vector<double> signed_zeros(std::mt19937_64& rng, std::size_t n) {
-  std::vector<double> keys(n);
+template <class F = double>
+std::vector<F> signed_zeros(std::mt19937_64& rng, std::size_t n) {
+  std::vector<F> keys(n);
   for (auto& k : keys) {
     const std::uint64_t r = rng() % 6;
-    k = r < 2 ? (rng() % 2 ? -0.0 : 0.0) : double(r) - 3.5;
+    k = r < 2 ? F(rng() % 2 ? -0.0 : 0.0) : F(double(r) - 3.5);
   }
   return keys;
 }
@@ -390,14 +391,7 @@ std::vector<double> signed_zeros(std::mt19937_64& rng, std::size_t n) {
 /// the warp merges take, among short segments, and in uniform mixes: each run length of the
 /// merges, and the first round's pairs of runs cut short by the segment's end.
 TEST_F(StableSortSegments, SortsEveryLengthOfFloatKeysStably) {
-  const auto zeros = [&](std::size_t n) {
-    std::vector<float> keys(n);
-    for (auto& k : keys) {
-      const std::uint64_t r = rng() % 6;
-      k = r < 2 ? (rng() % 2 ? -0.0f : 0.0f) : float(r) - 3.5f;
-    }
-    return keys;
-  };
+  const auto zeros = [&](std::size_t n) { return signed_zeros<float>(rng, n); };
   std::vector<std::size_t> lengths;
   for (std::size_t l = 1; l <= 130; ++l) lengths.push_back(l);
   expect_lengths_among_short_ones<float>(lengths, corank::less{}, zeros);
