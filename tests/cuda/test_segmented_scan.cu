@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -174,12 +175,64 @@ TEST_P(GpuSegmentedScan, OneSegmentSpanningEverything) {
               std::vector<std::int64_t>{0, std::int64_t(n)});
 }
 
+/// An associative operator that does not commute: the left operand. An inclusive scan gives each
+/// segment's first value everywhere, and any carry combined out of order shows.
+struct keep_left {
+  template <class T>
+  __host__ __device__ T operator()(const T& left, const T&) const {
+    return left;
+  }
+};
+/// The right operand: an exclusive scan gives each element's predecessor within its segment.
+struct keep_right {
+  template <class T>
+  __host__ __device__ T operator()(const T&, const T& right) const {
+    return right;
+  }
+};
+
+TEST_P(GpuSegmentedScan, OneSegmentOverManyTilesCombinesCarriesInOrder) {
+  CORANK_REQUIRE_GPU();
+  if (GetParam() != segmented_scan_algorithm::automatic) GTEST_SKIP() << "production kernel";
+  // More than 32 tiles (a look-back round) of one segment, and a segment ending a tile early.
+  for (std::size_t n : {std::size_t(75) * tile4 + 1, std::size_t(75) * tile4 - 1}) {
+    const auto in = random_values<std::int32_t>(rng, n, -1000, 1000);
+    check_exact(in, std::vector<std::int64_t>{0, std::int64_t(n)}, keep_left{}, 7);
+    check_exact(in, std::vector<std::int32_t>{0, std::int32_t(n)}, keep_left{}, 7);
+    check_exact(in, std::vector<std::int32_t>{0, std::int32_t(n - tile4 - 1), std::int32_t(n)},
+                keep_left{}, 7);
+    check_exact(in, std::vector<std::int64_t>{0, std::int64_t(n)}, keep_right{}, 7);
+  }
+}
+
+TEST_P(GpuSegmentedScan, LookBacksEndingAtAnyDistanceCombineInOrder) {
+  CORANK_REQUIRE_GPU();
+  if (GetParam() != segmented_scan_algorithm::automatic) GTEST_SKIP() << "production kernel";
+  // Segments of 1, 2, 3, 32, 33, 34 and 65 tiles, each starting 5 elements into a tile, so a
+  // tile's carry lies 1 to 64 tiles back: at its nearest predecessor (one load), in the first
+  // round of 32 after it, at that round's edges, or in a later round.
+  std::vector<std::size_t> heads;
+  std::size_t at = 5;
+  for (int tiles : {1, 2, 3, 32, 33, 34, 65}) {
+    heads.push_back(at);
+    at += std::size_t(tiles) * tile4;
+  }
+  const std::size_t n = at;
+  const auto in = random_values<std::int32_t>(rng, n, -1000, 1000);
+  check_exact(in, offsets_with_heads<std::int32_t>(n, heads), keep_left{}, 7);
+  check_exact(in, offsets_with_heads<std::int64_t>(n, heads), keep_right{}, 7);
+}
+
 TEST_P(GpuSegmentedScan, AllSegmentsOfLengthOne) {
   CORANK_REQUIRE_GPU();
-  const std::size_t n = 5 * tile4 + 3;
-  std::vector<std::int64_t> offsets(n + 1);
-  for (std::size_t i = 0; i <= n; ++i) offsets[i] = std::int64_t(i);
-  check_exact(random_values<std::int32_t>(rng, n, -1000, 1000), offsets);
+  // A few tiles with 64-bit offsets; 40 tiles (more than a look-back round) with 32-bit ones.
+  const std::size_t n64 = 5 * tile4 + 3, n32 = 40 * tile4 + 1;
+  std::vector<std::int64_t> offsets64(n64 + 1);
+  std::iota(offsets64.begin(), offsets64.end(), std::int64_t(0));
+  std::vector<std::int32_t> offsets32(n32 + 1);
+  std::iota(offsets32.begin(), offsets32.end(), std::int32_t(0));
+  check_exact(random_values<std::int32_t>(rng, n64, -1000, 1000), offsets64);
+  check_exact(random_values<std::int32_t>(rng, n32, -1000, 1000), offsets32);
 }
 
 TEST_P(GpuSegmentedScan, HeadsAtTileEdgesPlusMinusOne) {

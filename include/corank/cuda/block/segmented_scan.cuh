@@ -253,12 +253,31 @@ __device__ __forceinline__ void mark_tile_heads(const Offset* offsets, std::int6
       const std::int64_t i = first + k * Threads + tid;
       head[k] = i < num_segments ? static_cast<std::int64_t>(offsets[i]) : end;
     }
+    // Heads in a warp are sorted, so lanes whose heads share a word are neighbours. Where any do
+    // (short segments), OR them together (a suffix OR over equal words) and let the first of each
+    // run write: one shared atomic per word instead of up to 32 on one address. Elsewhere each
+    // lane writes its own bit, as without the shuffles.
+    const int lane = tid % 32;
 #pragma unroll
-    for (int k = 0; k < Walk; ++k)
-      if (head[k] < end) {
-        const int at = int(head[k] - base);
-        atomicOr(&head_bits[at / 32], 1u << (at % 32));
+    for (int k = 0; k < Walk; ++k) {
+      const bool inside = head[k] < end;
+      const int at = inside ? int(head[k] - base) : 0;
+      const int word = inside ? at / 32 : -1;
+      unsigned bits = inside ? 1u << (at % 32) : 0u;
+      const int word_after = __shfl_down_sync(0xffffffffu, word, 1);
+      if (!__any_sync(0xffffffffu, inside && lane < 31 && word_after == word)) {
+        if (inside) atomicOr(&head_bits[word], bits);
+        continue;
       }
+#pragma unroll
+      for (int d = 1; d < 32; d *= 2) {
+        const unsigned other_bits = __shfl_down_sync(0xffffffffu, bits, d);
+        const int other_word = __shfl_down_sync(0xffffffffu, word, d);
+        if (lane + d < 32 && other_word == word) bits |= other_bits;
+      }
+      const int word_before = __shfl_up_sync(0xffffffffu, word, 1);
+      if (inside && (lane == 0 || word_before != word)) atomicOr(&head_bits[word], bits);
+    }
     if (!__syncthreads_or(tid == Threads - 1 && head[Walk - 1] < end)) break;
   }
 }
