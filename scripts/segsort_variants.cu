@@ -9,7 +9,7 @@
 // Build (repository root; CCCL 3.6's headers first for the newest CUB):
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr --extended-lambda -Ibuild/cccl/include
 //        -Iinclude [-DCORANK_SEGSORT_VARIANTS] scripts/segsort_variants.cu -o segsort_variants
-//   ./segsort_variants [keys|pairs|wide|single] [--reps N] [--total N]
+//   ./segsort_variants [keys|pairs|wide|single|race] [--reps N] [--total N]
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -61,6 +61,7 @@ struct wide_less {
 };
 
 int reps = 7;
+bool stable_only = false;  // the tuned stable sort alone (runs under compute-sanitizer)
 std::size_t total = std::size_t(1) << 26;
 
 /// Median ms of `call` after `prepare` (untimed), two warm-up calls first.
@@ -89,15 +90,15 @@ double time_ms(const std::function<cudaError_t()>& call, const std::function<voi
 #ifdef CORANK_SEGSORT_VARIANTS
 template <class Key, class Value>
 using tuned = corank::cuda::detail::stable_segmented_policy_for<Key, Value>;
-/// Keys whose ties are identical take the warp merges instead of the networks.
+/// The warp merges in groups alone: segments longer than a group holds flag their windows.
 template <class Key, class Value>
-struct merges : tuned<Key, Value> {
-  static constexpr bool warp_networks = false;
+struct groups_only : tuned<Key, Value> {
+  static constexpr int warp_merge_widest = tuned<Key, Value>::warp_group;
 };
-/// ... and up to 32 keys a lane (256-key segments).
+/// Segments longer than a group holds merged by wider groups up to whole warps (512 keys).
 template <class Key, class Value>
-struct merges32 : merges<Key, Value> {
-  static constexpr int warp_registers = 32;
+struct whole_warps : tuned<Key, Value> {
+  static constexpr int warp_merge_widest = 32;
 };
 #endif
 
@@ -140,14 +141,30 @@ void run_shape(const std::string& name, const std::vector<Key>& host_keys,
     std::snprintf(buf, sizeof buf, " %s %.4f%s", who, ms, ok ? "" : "!");
     line += buf;
   };
+  if (stable_only) {
+    if constexpr (pairs)
+      row("stable", true, [&] {
+        return corank::cuda::stable_sort_segments_by_key(keys.p, vp, n, d_off.p, segs, comp);
+      });
+    else
+      row("stable", true,
+          [&] { return corank::cuda::stable_sort_segments(keys.p, n, d_off.p, segs, comp); });
+    std::printf("%s\n", line.c_str());
+    return;
+  }
   if constexpr (pairs) {
     row("stable", true, [&] {
       return corank::cuda::stable_sort_segments_by_key(keys.p, vp, n, d_off.p, segs, comp);
     });
 #ifdef CORANK_SEGSORT_VARIANTS
-    row("merges", true, [&] {
+    row("groups", true, [&] {
       return corank::cuda::detail::stable_sort_segments_impl<Key, Value, offset, Compare,
-                                                             merges<Key, Value>>(
+                                                             groups_only<Key, Value>>(
+          {}, keys.p, vp, n, d_off.p, segs, comp, cudaStream_t(0));
+    });
+    row("whole", true, [&] {
+      return corank::cuda::detail::stable_sort_segments_impl<Key, Value, offset, Compare,
+                                                             whole_warps<Key, Value>>(
           {}, keys.p, vp, n, d_off.p, segs, comp, cudaStream_t(0));
     });
 #endif
@@ -159,17 +176,16 @@ void run_shape(const std::string& name, const std::vector<Key>& host_keys,
     row("stable", true,
         [&] { return corank::cuda::stable_sort_segments(keys.p, n, d_off.p, segs, comp); });
 #ifdef CORANK_SEGSORT_VARIANTS
-    row("merges", true, [&] {
+    row("groups", true, [&] {
       return corank::cuda::detail::stable_sort_segments_impl<Key, no_value, offset, Compare,
-                                                             merges<Key, no_value>>(
+                                                             groups_only<Key, no_value>>(
           {}, keys.p, nullptr, n, d_off.p, segs, comp, cudaStream_t(0));
     });
-    if constexpr (sizeof(Key) == 4)
-      row("merges32", true, [&] {
-        return corank::cuda::detail::stable_sort_segments_impl<Key, no_value, offset, Compare,
-                                                               merges32<Key, no_value>>(
-            {}, keys.p, nullptr, n, d_off.p, segs, comp, cudaStream_t(0));
-      });
+    row("whole", true, [&] {
+      return corank::cuda::detail::stable_sort_segments_impl<Key, no_value, offset, Compare,
+                                                             whole_warps<Key, no_value>>(
+          {}, keys.p, nullptr, n, d_off.p, segs, comp, cudaStream_t(0));
+    });
 #endif
     if (n / segs < 100000 || reps < 4)  // the networks take ~0.1 s a call on segments of 1M+
       row("networks", false, [&] {
@@ -234,7 +250,7 @@ void sweep(const char* what, const std::vector<std::size_t>& lengths, Make make,
   for (std::size_t l : lengths)
     run_shape<Key, Value>(std::string(what) + " " + std::to_string(l), k, equal(l, total), comp,
                           with_cub);
-  for (std::size_t hi : {16, 64, 128, 256})
+  for (std::size_t hi : {16, 64, 128, 256, 512})
     run_shape<Key, Value>(std::string(what) + " U[1," + std::to_string(hi) + "]", k,
                           uniform(1, hi, total, rng), comp, with_cub);
   run_shape<Key, Value>(std::string(what) + " power law", k, power_law(total, rng), comp, with_cub);
@@ -255,15 +271,19 @@ int main(int argc, char** argv) {
   std::vector<std::size_t> lengths;
   for (std::size_t l = 1; l <= 8; ++l) lengths.push_back(l);
   for (std::size_t l :
-       {9,  12, 16, 17, 20, 24,  25,  32,  33,  40,  47,  48,  49,  56,  57,   60,   64,   65,
-        72, 80, 88, 96, 97, 112, 127, 128, 129, 160, 192, 255, 256, 257, 1023, 1025, 4096, 4097})
+       {9,   12,  16,  17,  20,  24,  25,  32,  33,   40,   47,   48,   49,   56,  57,
+        60,  64,  65,  72,  80,  88,  96,  97,  112,  127,  128,  129,  160,  192, 255,
+        256, 257, 300, 384, 511, 512, 513, 640, 1023, 1025, 1920, 1921, 4096, 4097})
     lengths.push_back(l);
   const auto u32 = [](std::mt19937_64& r) { return std::uint32_t(r()); };
   if (set == "keys") sweep<std::uint32_t, no_value>("u32", lengths, u32, corank::less{}, true);
-  if (set == "pairs")
-    sweep<std::uint32_t, std::uint32_t>("u32/u32", lengths, u32, corank::less{}, true);
+  if (set == "pairs")  // fewer lengths: a pair's run takes about twice a key's
+    sweep<std::uint32_t, std::uint32_t>(
+        "u32/u32", {1, 8, 16, 32, 64, 65, 96, 128, 129, 192, 256, 257, 384, 512, 513, 1023}, u32,
+        corank::less{}, true);
   if (set == "wide") {
-    const std::vector<std::size_t> some = {1, 2, 4, 8, 16, 32, 33, 64, 65, 128, 256, 1024, 4096};
+    const std::vector<std::size_t> some = {1,  2,   4,   8,   16,  32,  33,   64,
+                                           65, 128, 129, 256, 512, 513, 1024, 4096};
     sweep<std::uint64_t, std::uint64_t>(
         "u64/u64", some, [](std::mt19937_64& r) { return std::uint64_t(r()); }, corank::less{},
         false);
@@ -273,6 +293,12 @@ int main(int argc, char** argv) {
           return wide{r() % 1000, r()};
         },
         wide_less{}, false);
+  }
+  if (set == "race") {  // a few shapes of the warp kernels, small, the stable sort alone
+    stable_only = true;
+    const std::vector<std::size_t> some = {100, 129, 200, 384, 512};
+    sweep<std::uint32_t, no_value>("u32", some, u32, corank::less{}, false);
+    sweep<std::uint32_t, std::uint32_t>("u32/u32", some, u32, corank::less{}, false);
   }
   if (set == "single") {  // one segment of 1M and 10M keys: the networks' large class
     reps = 3;

@@ -220,6 +220,14 @@ std::vector<std::size_t> equal_segments(std::size_t length, std::size_t total) {
   return std::vector<std::size_t>(std::max<std::size_t>(1, total / length), length);
 }
 
+/// The longest segment a group of the warp kernels takes, and the longest the merges take (by
+/// wider groups where the policy says so).
+template <class Policy>
+constexpr std::size_t group_max = std::size_t(Policy::warp_group) * Policy::warp_registers;
+template <class Policy>
+constexpr std::size_t warp_merge_max =
+    std::size_t(Policy::warp_merge_widest) * Policy::warp_registers;
+
 class StableSortSegments : public corank::test::seeded_test {};
 
 TEST_F(StableSortSegments, HandlesNoKeysNoSegmentsAndEmptySegments) {
@@ -308,12 +316,13 @@ TEST_F(StableSortSegments, SortsEveryShortLengthOfEveryKeyType) {
 }
 
 /// Every length a warp sorts (its merges in runs of 1.5 times a power of two too, for 4-byte
-/// keys) when a longer segment shares its group of 32, two past it, and uniform mixes that put
-/// every length class in one group, for signed and unsigned keys both ways, 32- and 64-bit
-/// offsets.
+/// keys; a group's lanes, or wider groups past what a group holds) when a longer segment shares
+/// its group of 32, two past it, and uniform mixes that put every length class in one group (their
+/// longest at a group's and a warp's bounds), for signed and unsigned keys both ways, 32- and
+/// 64-bit offsets.
 TEST_F(StableSortSegments, SortsEveryLengthTheWarpKernelsTake) {
-  const std::size_t warp_max = std::size_t(policy_of<std::uint32_t>::warp_group) *
-                               std::size_t(policy_of<std::uint32_t>::warp_registers);
+  using policy = policy_of<std::uint32_t>;
+  const std::size_t group = group_max<policy>, warp_max = warp_merge_max<policy>;
   for (std::size_t length = 1; length <= warp_max + 2; ++length) {
     std::vector<std::size_t> sizes = equal_segments(length, 3000);
     sizes.insert(sizes.begin() + std::ptrdiff_t(sizes.size() / 2), {1, 3, 0, 2});
@@ -322,7 +331,8 @@ TEST_F(StableSortSegments, SortsEveryLengthTheWarpKernelsTake) {
     expect_stable_segments(random_keys<std::uint32_t>(rng, n, 40), offsets_of(sizes),
                            corank::less{});
   }
-  for (std::size_t top : {warp_max / 2 + 1, warp_max, warp_max + 1}) {
+  for (std::size_t top :
+       {group / 2 + 1, group, group + 1, warp_max / 2 + 1, warp_max, warp_max + 1}) {
     std::vector<std::size_t> sizes;
     for (std::size_t n = 0; n < 200000; n += sizes.back()) sizes.push_back(rng() % (top + 1));
     std::size_t n = 0;
@@ -353,14 +363,18 @@ void expect_lengths_among_short_ones(const std::vector<std::size_t>& lengths, Co
   }
 }
 
-/// Every length up to two past the warp networks' longest, and the lengths at the 8-byte
-/// classes' bounds (lanes, rank sort, narrow and wide staged groups, warp networks of 32, 64 and
-/// 128 slots) +-1.
+/// Every length up to two past the warp networks' longest, then each run length's bounds +-1 in
+/// the wider groups' merges; and the lengths at the 8-byte classes' bounds (lanes, rank sort,
+/// narrow and wide staged groups, warp networks of 32, 64 and 128 slots) +-1.
 std::vector<std::size_t> every_eight_byte_length() {
   std::vector<std::size_t> lengths;
   const std::size_t warp_max =
       std::size_t(eight_byte_policy::warp_group * eight_byte_policy::warp_registers);
   for (std::size_t l = 1; l <= std::max<std::size_t>(warp_max, 128) + 2; ++l) lengths.push_back(l);
+  // The wider groups' merges (16 and 32 lanes of runs of 8 and 16): each one's bounds +-1.
+  for (std::size_t run = 8; run <= std::size_t(eight_byte_policy::warp_registers); run *= 2)
+    for (std::size_t d : {32 * run - 1, 32 * run, 32 * run + 1})
+      if (d > lengths.back()) lengths.push_back(d);
   return lengths;
 }
 std::vector<std::size_t> eight_byte_class_bounds() {
@@ -388,14 +402,18 @@ std::vector<F> signed_zeros(std::mt19937_64& rng, std::size_t n) {
 }
 
 /// Float keys of -0.0, +0.0 and a few others (stability shows in the keys alone) at every length
-/// the warp merges take, among short segments, and in uniform mixes: each run length of the
-/// merges, and the first round's pairs of runs cut short by the segment's end.
+/// the warp merges take (a group's and wider groups') and two past, among short segments, and in
+/// uniform mixes: each run length of the merges, and the first round's pairs of runs cut short by
+/// the segment's end.
 TEST_F(StableSortSegments, SortsEveryLengthOfFloatKeysStably) {
+  using policy = policy_of<float>;
   const auto zeros = [&](std::size_t n) { return signed_zeros<float>(rng, n); };
   std::vector<std::size_t> lengths;
-  for (std::size_t l = 1; l <= 130; ++l) lengths.push_back(l);
+  for (std::size_t l = 1; l <= warp_merge_max<policy> + 2; ++l) lengths.push_back(l);
   expect_lengths_among_short_ones<float>(lengths, corank::less{}, zeros);
-  for (std::size_t top : {24, 48, 96, 128, 129}) {
+  for (std::size_t top :
+       {std::size_t(24), std::size_t(48), std::size_t(96), group_max<policy>, group_max<policy> + 1,
+        3 * group_max<policy>, warp_merge_max<policy>, warp_merge_max<policy> + 1}) {
     std::vector<std::size_t> sizes;
     for (std::size_t n = 0; n < 100000; n += sizes.back()) sizes.push_back(rng() % (top + 1));
     std::size_t n = 0;
@@ -433,12 +451,13 @@ template <class K, class Compare, class KeysOf>
 void expect_eight_byte_mixes(std::mt19937_64& rng, Compare comp, KeysOf keys_of) {
   const std::size_t warp_max =
       std::size_t(eight_byte_policy::warp_group * eight_byte_policy::warp_registers);
-  for (std::size_t top : {std::size_t(eight_byte_policy::small_sort_above),
-                          std::size_t(eight_byte_policy::stages::width[0] + 1),
-                          std::size_t(eight_byte_policy::wide_fill_above + 1),
-                          std::size_t(eight_byte_policy::small_sort_max),
-                          std::size_t(eight_byte_policy::small_sort_max + 1), std::size_t(65),
-                          std::max<std::size_t>(warp_max, 128) + 1}) {
+  for (std::size_t top :
+       {std::size_t(eight_byte_policy::small_sort_above),
+        std::size_t(eight_byte_policy::stages::width[0] + 1),
+        std::size_t(eight_byte_policy::wide_fill_above + 1),
+        std::size_t(eight_byte_policy::small_sort_max),
+        std::size_t(eight_byte_policy::small_sort_max + 1), std::size_t(65),
+        std::max<std::size_t>(warp_max, 128) + 1, warp_merge_max<eight_byte_policy> + 1}) {
     std::vector<std::size_t> sizes;
     for (std::size_t n = 0; n < 60000; n += sizes.back()) sizes.push_back(rng() % (top + 1));
     std::size_t n = 0;

@@ -246,7 +246,10 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
     CORANK_CUDA_TRY(cudaMemsetAsync(not_tiny, 0, layout.windows, stream));
     // A warp per 32 segments, grid-stride past 2^30 blocks' worth.
     const std::size_t tiny_blocks = std::min<std::size_t>((num_segments + st - 1) / st, 1u << 30);
-    constexpr int warp_max = Policy::warp_group * Policy::warp_registers;
+    // The longest segment listed for the warp kernel: the merges take segments a group cannot
+    // hold by wider groups where the policy says so.
+    constexpr int widest = warp_merges ? Policy::warp_merge_widest : Policy::warp_group;
+    constexpr int warp_max = widest * Policy::warp_registers;
     kernels::stable_sort_tiny_segments<Policy::tiny_sort_max, Policy::small_sort_above,
                                        typename Policy::stages, warp_max,
                                        Policy::skip_flagged_windows, Policy::tiny_blocks_per_sm,
@@ -271,6 +274,17 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
       warp_kernel<<<warp_grid, st, 0, stream>>>(keys, vals, offsets, warp_list, not_tiny,
                                                 Policy::window, counts, comp);
       CORANK_CUDA_TRY(cudaGetLastError());
+      if constexpr (widest > Policy::warp_group) {
+        const auto wide_kernel =
+            kernels::stable_merge_wide_warp_segments<Policy::warp_registers, Policy::warp_group,
+                                                     widest, Policy::warp_merge_fine_runs, Key,
+                                                     Value, Offset, Compare>;
+        unsigned wide_grid = 0;
+        CORANK_CUDA_TRY(resident_blocks(wide_kernel, st, 0, &wide_grid));
+        wide_kernel<<<wide_grid, st, 0, stream>>>(keys, vals, offsets, warp_list, not_tiny,
+                                                  Policy::window, counts, comp);
+        CORANK_CUDA_TRY(cudaGetLastError());
+      }
     }
     CORANK_CUDA_TRY(sort_staged_groups<Policy>(std::make_index_sequence<Policy::stages::count>{},
                                                keys, vals, offsets, num_segments, groups, not_tiny,

@@ -623,12 +623,45 @@ __device__ __forceinline__ void warp_merge_segment_of(Key* keys, Value* vals, st
   warp_merge_segment<R, G>(keys, vals, begin, size, lane, s_keys, s_vals, comp);
 }
 
+/// The segments of a warp's lanes (begin and size: each lane's own; 0: none) that are longer than
+/// G x R keys, up to Widest x R, merged by groups of W lanes (W = 2 G, 4 G, ..., Widest: the
+/// narrowest that holds each), 32 / W at a time. A whole warp for each padded too much at 129-256
+/// keys.
+template <int R, int G, int Widest, bool Fine, int W = 2 * G, class Key, class Value, class Compare>
+__device__ __forceinline__ void merge_in_wider_groups(Key* keys, Value* vals, std::size_t begin,
+                                                      unsigned size, unsigned lane, Key* s_keys,
+                                                      Value* s_vals, Compare comp) {
+  static_assert(G < W && W <= Widest && Widest <= 32 && (W & (W - 1)) == 0,
+                "wider groups of a power of two of lanes");
+  constexpr int above = W / 2 * R;  // the longest a narrower group takes
+  constexpr int first_run = above / W;
+  static_assert(is_merge_run<Fine>(first_run), "wider groups start where the narrower end");
+  const bool takes = size > unsigned(above) && size <= unsigned(W * R);
+  for (unsigned leaders = __ballot_sync(0xffffffffu, takes); leaders;) {
+    // Group lane / W takes the (lane / W)-th leader left, if there is one.
+    unsigned pick = leaders;
+    for (unsigned skip = lane / W; skip > 0 && pick; --skip) pick &= pick - 1;
+    const int leader = pick ? __ffs(int(pick)) - 1 : 0;
+    const std::size_t at = __shfl_sync(0xffffffffu, begin, leader);
+    const unsigned taken = __shfl_sync(0xffffffffu, size, leader);
+    const unsigned keys_in = pick ? taken : 0u;
+    warp_merge_segment_of<R, W, Fine, first_run>(keys, vals, at, keys_in, block::warp_max(keys_in),
+                                                 lane, s_keys, s_vals, comp);
+    for (int taken_groups = 0; taken_groups < 32 / W && leaders; ++taken_groups)
+      leaders &= leaders - 1;
+  }
+  if constexpr (W < Widest)
+    merge_in_wider_groups<R, G, Widest, Fine, 2 * W>(keys, vals, begin, size, lane, s_keys, s_vals,
+                                                     comp);
+}
+
 /// The segments stable_sort_tiny_segments listed for the registers (counts->warp_segments of
 /// them), Batch of them at a time per aligned group of G lanes (warp_sort_segments_of: up to G x R
 /// keys each; narrow groups keep the network's steps in registers), but those whose window
 /// another segment flagged: the window's sort takes them. Merge: one at a time per group through
-/// the warp's slots s_keys / s_vals (warp_merge_segment_of, FineRuns its Fine). A grid of resident
-/// blocks loops over the count on the device.
+/// the warp's slots s_keys / s_vals (warp_merge_segment_of, FineRuns its Fine), but those of more
+/// than G x R keys (stable_merge_wide_warp_segments takes them). A grid of resident blocks loops
+/// over the count on the device.
 template <int R, int Batch, int G, bool Merge, bool FineRuns, class Key, class Value, class Offset,
           class Compare>
 __device__ __forceinline__ void sort_listed_warp_segments(
@@ -649,10 +682,13 @@ __device__ __forceinline__ void sort_listed_warp_segments(
 #pragma unroll
     for (int i = 0; i < Batch; ++i)
       if (size[i] && not_tiny[begin[i] / window]) size[i] = 0;
-    if constexpr (Merge)
-      warp_merge_segment_of<R, G, FineRuns>(keys, vals, begin[0], size[0], block::warp_max(size[0]),
-                                            lane, s_keys, s_vals, comp);
-    else
+    if constexpr (Merge) {
+      const unsigned in_group = size[0] > unsigned(G * R) ? 0u : size[0];
+      const unsigned longest = block::warp_max(in_group);
+      if (longest)
+        warp_merge_segment_of<R, G, FineRuns>(keys, vals, begin[0], in_group, longest, lane, s_keys,
+                                              s_vals, comp);
+    } else
       warp_sort_segments_of<R, Batch, G>(keys, vals, begin, size, lane, comp);
   }
 }
@@ -687,6 +723,40 @@ __global__ void __launch_bounds__(256, 2)
   sort_listed_warp_segments<R, 1, G, true, FineRuns>(keys, vals, offsets, warp_list, not_tiny,
                                                      window, counts, s_keys[warp],
                                                      reinterpret_cast<Value*>(s_vals[warp]), comp);
+}
+
+/// The listed segments that a group of G lanes cannot hold (more than G x R keys, up to Widest x
+/// R), merged by wider groups (merge_in_wider_groups): a warp takes 32 list
+/// entries at a time, a lane each. A kernel apart from stable_merge_warp_segments: both in one held
+/// more registers than the launch bounds allow, and mixed lengths ran 2-3x slower for the spills.
+/// At G lanes they would flag their windows, whose sort costs every segment there the rounds of a
+/// whole tile.
+template <int R, int G, int Widest, bool FineRuns, class Key, class Value, class Offset,
+          class Compare>
+__global__ void __launch_bounds__(256, 2)
+    stable_merge_wide_warp_segments(Key* keys, Value* vals, const Offset* offsets,
+                                    const unsigned* warp_list, const unsigned char* not_tiny,
+                                    std::size_t window, const long_segment_counts* counts,
+                                    Compare comp) {
+  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  constexpr int slots = 32 * (R + 1) + 1;  // as stable_merge_warp_segments'
+  __shared__ Key s_keys[8][slots];
+  __shared__ std::conditional_t<has_values, Value, char> s_vals[8][has_values ? slots : 1];
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const std::size_t count = counts->warp_segments;
+  const std::size_t step = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t w = std::size_t(blockIdx.x) * blockDim.x + 32 * warp; w < count; w += step) {
+    std::size_t begin = 0;
+    unsigned size = 0;
+    if (w + lane < count) {
+      const unsigned s = warp_list[w + lane];
+      begin = std::size_t(offsets[s]);
+      size = unsigned(std::size_t(offsets[s + 1]) - begin);
+      if (size <= unsigned(G * R) || not_tiny[begin / window]) size = 0;
+    }
+    merge_in_wider_groups<R, G, Widest, FineRuns>(keys, vals, begin, size, lane, s_keys[warp],
+                                                  reinterpret_cast<Value*>(s_vals[warp]), comp);
+  }
 }
 
 /// Stage position p, with a slot skipped after every 32 when `skip` is 1: lanes that read their
