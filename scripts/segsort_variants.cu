@@ -9,7 +9,7 @@
 // Build (repository root; CCCL 3.6's headers first for the newest CUB):
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr --extended-lambda -Ibuild/cccl/include
 //        -Iinclude [-DCORANK_SEGSORT_VARIANTS] scripts/segsort_variants.cu -o segsort_variants
-//   ./segsort_variants [keys|pairs|wide|single|race] [--reps N] [--total N]
+//   ./segsort_variants [keys|pairs|wide|single|mix|race] [--reps N] [--total N]
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -61,7 +61,9 @@ struct wide_less {
 };
 
 int reps = 7;
-bool stable_only = false;  // the tuned stable sort alone (runs under compute-sanitizer)
+bool stable_only = false;
+bool with_networks = true;  // the unstable networks' row (off: the stable policies alone)  // the
+                            // tuned stable sort alone (runs under compute-sanitizer)
 std::size_t total = std::size_t(1) << 26;
 
 /// Median ms of `call` after `prepare` (untimed), two warm-up calls first.
@@ -95,10 +97,10 @@ template <class Key, class Value>
 struct groups_only : tuned<Key, Value> {
   static constexpr int warp_merge_widest = tuned<Key, Value>::warp_group;
 };
-/// Segments longer than a group holds merged by wider groups up to whole warps (512 keys).
+/// Segments longer than a group holds merged by groups of 16 lanes (256 keys).
 template <class Key, class Value>
-struct whole_warps : tuned<Key, Value> {
-  static constexpr int warp_merge_widest = 32;
+struct to_sixteen_lanes : tuned<Key, Value> {
+  static constexpr int warp_merge_widest = 16;
 };
 #endif
 
@@ -162,16 +164,17 @@ void run_shape(const std::string& name, const std::vector<Key>& host_keys,
                                                              groups_only<Key, Value>>(
           {}, keys.p, vp, n, d_off.p, segs, comp, cudaStream_t(0));
     });
-    row("whole", true, [&] {
+    row("w16", true, [&] {
       return corank::cuda::detail::stable_sort_segments_impl<Key, Value, offset, Compare,
-                                                             whole_warps<Key, Value>>(
+                                                             to_sixteen_lanes<Key, Value>>(
           {}, keys.p, vp, n, d_off.p, segs, comp, cudaStream_t(0));
     });
 #endif
-    row("networks", false, [&] {
-      return corank::cuda::detail::sort_segments_by_networks({}, keys.p, vp, n, d_off.p, segs, comp,
-                                                             cudaStream_t(0));
-    });
+    if (with_networks)
+      row("networks", false, [&] {
+        return corank::cuda::detail::sort_segments_by_networks({}, keys.p, vp, n, d_off.p, segs,
+                                                               comp, cudaStream_t(0));
+      });
   } else {
     row("stable", true,
         [&] { return corank::cuda::stable_sort_segments(keys.p, n, d_off.p, segs, comp); });
@@ -181,13 +184,13 @@ void run_shape(const std::string& name, const std::vector<Key>& host_keys,
                                                              groups_only<Key, no_value>>(
           {}, keys.p, nullptr, n, d_off.p, segs, comp, cudaStream_t(0));
     });
-    row("whole", true, [&] {
+    row("w16", true, [&] {
       return corank::cuda::detail::stable_sort_segments_impl<Key, no_value, offset, Compare,
-                                                             whole_warps<Key, no_value>>(
+                                                             to_sixteen_lanes<Key, no_value>>(
           {}, keys.p, nullptr, n, d_off.p, segs, comp, cudaStream_t(0));
     });
 #endif
-    if (n / segs < 100000 || reps < 4)  // the networks take ~0.1 s a call on segments of 1M+
+    if (with_networks && (n / segs < 100000 || reps < 4))  // ~0.1 s a call on segments of 1M+
       row("networks", false, [&] {
         return corank::cuda::detail::sort_segments_by_networks(
             {}, keys.p, static_cast<no_value*>(nullptr), n, d_off.p, segs, comp, cudaStream_t(0));
@@ -293,6 +296,12 @@ int main(int argc, char** argv) {
           return wide{r() % 1000, r()};
         },
         wide_less{}, false);
+  }
+  if (set == "mix") {  // the warp kernels' lengths and mixes, the stable policies alone
+    with_networks = false;
+    const std::vector<std::size_t> some = {16, 64, 96, 128, 129, 192, 256, 257, 384, 512, 513};
+    sweep<std::uint32_t, no_value>("u32", some, u32, corank::less{}, false);
+    sweep<std::uint32_t, std::uint32_t>("u32/u32", some, u32, corank::less{}, false);
   }
   if (set == "race") {  // a few shapes of the warp kernels, small, the stable sort alone
     stable_only = true;

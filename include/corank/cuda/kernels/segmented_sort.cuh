@@ -560,7 +560,10 @@ __device__ __forceinline__ void warp_merge_segment(Key* keys, Value* vals, std::
       if constexpr (has_values) g_vals[first + unsigned(r)] = v[r];
     }
   __syncwarp();
-#pragma unroll
+  // The rounds stay a loop: unrolled, the kernels' bodies for each run length (R) and group width
+  // outgrew the instruction cache, and mixed lengths, whose warps take different bodies in turn,
+  // ran up to 2x slower (docs/notes/segmented_sort.md, "Merge rounds rolled").
+#pragma unroll 1
   for (unsigned width = R; width < unsigned(G * R); width *= 2) {
     // This lane's outputs [first, first + mine) of its pair of runs [pair, mid) and [mid, end).
     const unsigned pair = first / (2 * width) * (2 * width);

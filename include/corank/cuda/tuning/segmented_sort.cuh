@@ -113,10 +113,10 @@ struct stable_segmented_policy {
   // Segments a group of the merges cannot hold (warp_group x warp_registers keys, up to
   // warp_merge_widest x warp_registers) are merged by groups of 2, 4, ... times its lanes, to
   // warp_merge_widest lanes, instead of flagging their window, whose sort costs every segment in
-  // it the rounds of a whole tile (warp_group: none wider). Groups of 16 lanes: 129-256 u32 keys
-  // 1.6-2.7x faster, U[1,256] 10%; whole warps too (to 512 keys) made 257-512 2.4x faster but
-  // U[1,512] 39% slower (docs/notes/segmented_sort.md, "Wider groups").
-  static constexpr int warp_merge_widest = 2 * warp_group;
+  // it the rounds of a whole tile (warp_group: none wider). To whole warps (512 keys): u32 129-512
+  // keys 1.5-2.7x faster, U[1,512] 1.86 -> 1.31 ms (docs/notes/segmented_sort.md, "Wider groups"
+  // and "Merge rounds rolled").
+  static constexpr int warp_merge_widest = 32;
   static constexpr bool warp_merge_fine_runs = KeyBytes + ValueBytes <= 4;
   // sort_segments (not stable) takes this sort: its bitonic networks were slower at most lengths
   // (up to 10x at 33-64 keys) and give a segment longer than 8192 keys to one block (one of 10M
