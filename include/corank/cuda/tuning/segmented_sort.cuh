@@ -113,9 +113,9 @@ struct stable_segmented_policy {
   // Segments a group of the merges cannot hold (warp_group x warp_registers keys, up to
   // warp_merge_widest x warp_registers) are merged by groups of 2, 4, ... times its lanes, to
   // warp_merge_widest lanes, instead of flagging their window, whose sort costs every segment in
-  // it the rounds of a whole tile (warp_group: none wider). To whole warps (512 keys): u32 129-512
-  // keys 1.5-2.7x faster, U[1,512] 1.86 -> 1.31 ms (docs/notes/segmented_sort.md, "Wider groups"
-  // and "Merge rounds rolled").
+  // it the rounds of a whole tile (warp_group: none wider). Whole warps (to 512 keys) pay once the
+  // merge rounds are rolled: 257-512 keys and mixes to U[1,512] faster, 129-256 within 2% of
+  // groups of 16 alone (docs/notes/segmented_sort.md, "Wider groups", "Merge rounds rolled").
   static constexpr int warp_merge_widest = 32;
   static constexpr bool warp_merge_fine_runs = KeyBytes + ValueBytes <= 4;
   // sort_segments (not stable) takes this sort: its bitonic networks were slower at most lengths
