@@ -368,8 +368,7 @@ void expect_lengths_among_short_ones(const std::vector<std::size_t>& lengths, Co
 /// narrow and wide staged groups, warp networks of 32, 64 and 128 slots) +-1.
 std::vector<std::size_t> every_eight_byte_length() {
   std::vector<std::size_t> lengths;
-  const std::size_t warp_max =
-      std::size_t(eight_byte_policy::warp_group * eight_byte_policy::warp_registers);
+  const std::size_t warp_max = group_max<eight_byte_policy>;
   for (std::size_t l = 1; l <= std::max<std::size_t>(warp_max, 128) + 2; ++l) lengths.push_back(l);
   // The wider groups' merges (16 and 32 lanes of runs of 8 and 16): each one's bounds +-1.
   for (std::size_t run = 8; run <= std::size_t(eight_byte_policy::warp_registers); run *= 2)
@@ -449,8 +448,7 @@ TEST_F(StableSortSegments, SortsEveryLengthOfEightByteItems) {
 /// end and one past the warp networks, 32- and 64-bit offsets.
 template <class K, class Compare, class KeysOf>
 void expect_eight_byte_mixes(std::mt19937_64& rng, Compare comp, KeysOf keys_of) {
-  const std::size_t warp_max =
-      std::size_t(eight_byte_policy::warp_group * eight_byte_policy::warp_registers);
+  const std::size_t warp_max = group_max<eight_byte_policy>;
   for (std::size_t top :
        {std::size_t(eight_byte_policy::small_sort_above),
         std::size_t(eight_byte_policy::stages::width[0] + 1),
