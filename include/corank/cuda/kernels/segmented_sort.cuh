@@ -708,6 +708,19 @@ __global__ void __launch_bounds__(256)
                                                        static_cast<Value*>(nullptr), comp);
 }
 
+/// The shared slots of the warp merges' eight warps a block: each lane's run of up to R keys (and
+/// values), a skipped slot, and one readable past the end.
+template <int R, class Key, class Value>
+struct warp_merge_slots {
+  static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  static constexpr int per_warp = 32 * (R + 1) + 1;
+  Key keys[8][per_warp];
+  std::conditional_t<has_values, Value, char> values[8][has_values ? per_warp : 1];
+  __device__ __forceinline__ Value* values_of(unsigned warp) {
+    return reinterpret_cast<Value*>(values[warp]);
+  }
+};
+
 /// sort_listed_warp_segments by stable merges through shared memory (warp_merge_segment), for
 /// keys whose ties are not identical (or all keys, as the policy says); two blocks a
 /// multiprocessor (one held 173 registers for pairs: a block a multiprocessor). FineRuns: runs of
@@ -718,14 +731,11 @@ __global__ void __launch_bounds__(256, 2)
                                const unsigned char* not_tiny, std::size_t window,
                                const long_segment_counts* counts, Compare comp) {
   static_assert(is_merge_run<FineRuns>(R), "the longest run a lane merges: next_merge_run's");
-  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
-  constexpr int slots = 32 * (R + 1) + 1;  // each lane's run and a skipped slot, one readable past
-  __shared__ Key s_keys[8][slots];
-  __shared__ std::conditional_t<has_values, Value, char> s_vals[8][has_values ? slots : 1];
+  __shared__ warp_merge_slots<R, Key, Value> slots;
   const unsigned warp = threadIdx.x / 32;
   sort_listed_warp_segments<R, 1, G, true, FineRuns>(keys, vals, offsets, warp_list, not_tiny,
-                                                     window, counts, s_keys[warp],
-                                                     reinterpret_cast<Value*>(s_vals[warp]), comp);
+                                                     window, counts, slots.keys[warp],
+                                                     slots.values_of(warp), comp);
 }
 
 /// The listed segments that a group of G lanes cannot hold (more than G x R keys, up to Widest x
@@ -741,10 +751,7 @@ __global__ void __launch_bounds__(256, 2)
                                     const unsigned* warp_list, const unsigned char* not_tiny,
                                     std::size_t window, const long_segment_counts* counts,
                                     Compare comp) {
-  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
-  constexpr int slots = 32 * (R + 1) + 1;  // as stable_merge_warp_segments'
-  __shared__ Key s_keys[8][slots];
-  __shared__ std::conditional_t<has_values, Value, char> s_vals[8][has_values ? slots : 1];
+  __shared__ warp_merge_slots<R, Key, Value> slots;
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const std::size_t count = counts->warp_segments;
   const std::size_t step = std::size_t(gridDim.x) * blockDim.x;
@@ -757,8 +764,8 @@ __global__ void __launch_bounds__(256, 2)
       size = unsigned(std::size_t(offsets[s + 1]) - begin);
       if (size <= unsigned(G * R) || not_tiny[begin / window]) size = 0;
     }
-    merge_in_wider_groups<R, G, Widest, FineRuns>(keys, vals, begin, size, lane, s_keys[warp],
-                                                  reinterpret_cast<Value*>(s_vals[warp]), comp);
+    merge_in_wider_groups<R, G, Widest, FineRuns>(keys, vals, begin, size, lane, slots.keys[warp],
+                                                  slots.values_of(warp), comp);
   }
 }
 
