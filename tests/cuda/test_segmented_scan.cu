@@ -57,29 +57,63 @@ struct scans {
     return corank::study::cuda::segmented_exclusive_scan(studied(), in, n, offsets, p, out, init,
                                                          op);
   }
-  template <class T, class Offset>
+  template <class T, class Offset, class Op = corank::plus>
   cudaError_t scaled(const T* in, const T* scale, std::size_t n, const Offset* offsets,
-                     std::size_t p, T* out) const {
+                     std::size_t p, T* out, Op op = {}) const {
     if (algorithm == segmented_scan_algorithm::automatic)
-      return corank::cuda::scaled_segmented_inclusive_scan(product, in, scale, n, offsets, p, out);
+      return corank::cuda::scaled_segmented_inclusive_scan(product, in, scale, n, offsets, p, out,
+                                                           op);
     return corank::study::cuda::scaled_segmented_inclusive_scan(studied(), in, scale, n, offsets, p,
-                                                                out);
+                                                                out, op);
   }
-  template <class T, class Offset>
+  template <class T, class Offset, class Op = corank::plus>
   cudaError_t iterations(T* a, const T* scale, std::size_t n, const Offset* offsets, std::size_t p,
-                         long long steps) const {
+                         long long steps, Op op = {}) const {
     if (algorithm == segmented_scan_algorithm::automatic)
-      return corank::cuda::scaled_segmented_scan_iterations(product, a, scale, n, offsets, p,
-                                                            steps);
+      return corank::cuda::scaled_segmented_scan_iterations(product, a, scale, n, offsets, p, steps,
+                                                            op);
     return corank::study::cuda::scaled_segmented_scan_iterations(studied(), a, scale, n, offsets, p,
-                                                                 steps);
+                                                                 steps, op);
   }
 };
+
+using corank::cuda::segmented_scan_look_back;
+
+std::string name_of(segmented_scan_look_back by) {
+  switch (by) {
+    case segmented_scan_look_back::thread:
+      return "look-back by a thread";
+    case segmented_scan_look_back::warp:
+      return "look-back by a warp";
+    default:
+      return "automatic look-back";
+  }
+}
 
 class GpuSegmentedScan : public corank::test::seeded_test,
                          public ::testing::WithParamInterface<segmented_scan_algorithm> {
  protected:
-  scans options() const { return {GetParam()}; }
+  /// The production kernel's look-back for the checks below (for_each_look_back).
+  segmented_scan_look_back look_back = segmented_scan_look_back::automatic;
+
+  scans options() const {
+    scans s{GetParam()};
+    s.product.look_back = look_back;
+    return s;
+  }
+
+  /// Runs `check` with the look-back forced to one thread, forced to a warp, and automatic.
+  template <class Check>
+  void for_each_look_back(Check&& check) {
+    for (auto by : {segmented_scan_look_back::thread, segmented_scan_look_back::warp,
+                    segmented_scan_look_back::automatic}) {
+      SCOPED_TRACE(name_of(by));
+      look_back = by;
+      check();
+      if (HasFatalFailure()) break;
+    }
+    look_back = segmented_scan_look_back::automatic;
+  }
 
   /// Runs the scan on the device; `shift` elements of offset make the pointers unaligned; in place
   /// when `in_place`. Returns the output (poisoned beforehand).
@@ -194,14 +228,17 @@ struct keep_right {
 TEST_P(GpuSegmentedScan, OneSegmentOverManyTilesCombinesCarriesInOrder) {
   CORANK_REQUIRE_GPU();
   if (GetParam() != segmented_scan_algorithm::automatic) GTEST_SKIP() << "production kernel";
-  // More than 32 tiles (a look-back round) of one segment, and a segment ending a tile early.
+  // More than 32 tiles (a look-back round) of one segment, and a segment ending a tile early;
+  // each look-back forced, and the automatic one (a warp's, by the mean length).
   for (std::size_t n : {std::size_t(75) * tile4 + 1, std::size_t(75) * tile4 - 1}) {
     const auto in = random_values<std::int32_t>(rng, n, -1000, 1000);
-    check_exact(in, std::vector<std::int64_t>{0, std::int64_t(n)}, keep_left{}, 7);
-    check_exact(in, std::vector<std::int32_t>{0, std::int32_t(n)}, keep_left{}, 7);
-    check_exact(in, std::vector<std::int32_t>{0, std::int32_t(n - tile4 - 1), std::int32_t(n)},
-                keep_left{}, 7);
-    check_exact(in, std::vector<std::int64_t>{0, std::int64_t(n)}, keep_right{}, 7);
+    for_each_look_back([&] {
+      check_exact(in, std::vector<std::int64_t>{0, std::int64_t(n)}, keep_left{}, 7);
+      check_exact(in, std::vector<std::int32_t>{0, std::int32_t(n)}, keep_left{}, 7);
+      check_exact(in, std::vector<std::int32_t>{0, std::int32_t(n - tile4 - 1), std::int32_t(n)},
+                  keep_left{}, 7);
+      check_exact(in, std::vector<std::int64_t>{0, std::int64_t(n)}, keep_right{}, 7);
+    });
   }
 }
 
@@ -219,8 +256,174 @@ TEST_P(GpuSegmentedScan, LookBacksEndingAtAnyDistanceCombineInOrder) {
   }
   const std::size_t n = at;
   const auto in = random_values<std::int32_t>(rng, n, -1000, 1000);
-  check_exact(in, offsets_with_heads<std::int32_t>(n, heads), keep_left{}, 7);
-  check_exact(in, offsets_with_heads<std::int64_t>(n, heads), keep_right{}, 7);
+  for_each_look_back([&] {
+    check_exact(in, offsets_with_heads<std::int32_t>(n, heads), keep_left{}, 7);
+    check_exact(in, offsets_with_heads<std::int64_t>(n, heads), keep_right{}, 7);
+  });
+}
+
+/// Composition of affine maps x -> m x + c modulo 2^16, packed as m << 16 | c (apply `first`,
+/// then `then`): associative and not commutative, so a scan's result shows the order of every
+/// combine, not only of those that keep_left and keep_right see.
+struct compose_affine {
+  __host__ __device__ std::uint32_t operator()(std::uint32_t first, std::uint32_t then) const {
+    const std::uint32_t m1 = first >> 16, c1 = first & 0xffffu, m2 = then >> 16,
+                        c2 = then & 0xffffu;
+    return ((m1 * m2) & 0xffffu) << 16 | ((m2 * c1 + c2) & 0xffffu);
+  }
+};
+
+/// n random affine maps with odd factors (no information lost in a composition).
+std::vector<std::uint32_t> random_affine_maps(std::mt19937_64& rng, std::size_t n) {
+  std::vector<std::uint32_t> maps(n);
+  for (auto& m : maps) m = std::uint32_t(rng()) | 0x10000u;
+  return maps;
+}
+
+// Both look-backs on a frozen tile state (no tile publishes meanwhile), each tile's walk ending
+// 1 to 98 tiles back, at a carry or at a stored tile: the carry in is every predecessor's value
+// back to the nearest carry, combined oldest first, read from the array its status word names.
+template <corank::cuda::block::look_back_by By>
+__global__ void look_back_each_tile(corank::cuda::block::tile_state<std::uint32_t> state,
+                                    std::uint32_t* carry_in) {
+  const std::int64_t tile = std::int64_t(blockIdx.x) + 1;
+  const int lane = int(threadIdx.x);
+  compose_affine op;
+  if constexpr (By == corank::cuda::block::look_back_by::warp) {
+    const std::uint32_t carry = state.warp_look_back(tile, op, lane);
+    if (lane == 0) carry_in[tile] = carry;
+  } else if (lane == 0) {
+    carry_in[tile] = state.look_back(tile, op);
+  }
+}
+
+class TileLookBack : public corank::test::seeded_test {};
+
+TEST_F(TileLookBack, CombinesEveryPredecessorInOrderAtAnyDistance) {
+  CORANK_REQUIRE_GPU();
+  namespace cb = corank::cuda::block;
+  // Runs of aggregates between carries: 0, 1, 2, 30-34 (a round's edges), 63-66, 97.
+  std::vector<bool> is_carry{true};
+  for (int run : {0, 1, 2, 30, 31, 32, 33, 34, 63, 64, 65, 66, 97, 5}) {
+    is_carry.insert(is_carry.end(), std::size_t(run), false);
+    is_carry.push_back(true);
+  }
+  const std::size_t tiles = is_carry.size();
+  constexpr unsigned epoch = 5, poison = 0xdeadbeefu;
+  std::vector<unsigned> words(tiles);
+  std::vector<std::uint32_t> aggregates = random_affine_maps(rng, tiles),
+                             carries = random_affine_maps(rng, tiles);
+  for (std::size_t t = 0; t < tiles; ++t) {
+    // Half the carries as stored tiles; the array a word does not name holds poison.
+    const unsigned kind = is_carry[t] ? (t % 2 ? cb::tile_status::stored : cb::tile_status::carry)
+                                      : cb::tile_status::aggregate;
+    words[t] = epoch << 2 | kind;
+    (is_carry[t] ? aggregates : carries)[t] = poison;
+  }
+  std::vector<std::uint32_t> want(tiles, 0);
+  const compose_affine op;
+  for (std::size_t t = 1; t < tiles; ++t) {
+    std::size_t c = t - 1;
+    while (!is_carry[c]) --c;
+    std::uint32_t carry = carries[c];
+    for (std::size_t p = c + 1; p < t; ++p) carry = op(carry, aggregates[p]);
+    want[t] = carry;
+  }
+  device_buffer<unsigned> d_words(words);
+  device_buffer<std::uint32_t> d_aggregates(aggregates), d_carries(carries);
+  const cb::tile_state<std::uint32_t> state{d_words.data(), d_aggregates.data(), d_carries.data(),
+                                            epoch};
+  for (bool by_warp : {false, true}) {
+    SCOPED_TRACE(by_warp ? "by a warp" : "by a thread");
+    device_buffer<std::uint32_t> d_carry_in(std::vector<std::uint32_t>(tiles, 0));
+    if (by_warp)
+      look_back_each_tile<cb::look_back_by::warp>
+          <<<unsigned(tiles - 1), 32>>>(state, d_carry_in.data());
+    else
+      look_back_each_tile<cb::look_back_by::thread>
+          <<<unsigned(tiles - 1), 32>>>(state, d_carry_in.data());
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const auto got = d_carry_in.to_host();
+    for (std::size_t t = 1; t < tiles; ++t) ASSERT_EQ(got[t], want[t]) << "tile " << t;
+  }
+}
+
+// The host picks the look-back from the mean segment length n / num_segments: a warp's from
+// tuning::segmented_scan_look_back::warp_from_mean_length up. Shapes at that mean -1, 0 and +1
+// (one segment, and two of unequal lengths, so a head falls mid-tile), scanned by an operator
+// that shows any combine out of order; the options force either look-back at any length.
+TEST_P(GpuSegmentedScan, LookBackFollowsTheMeanSegmentLength) {
+  CORANK_REQUIRE_GPU();
+  if (GetParam() != segmented_scan_algorithm::automatic) GTEST_SKIP() << "production kernel";
+  using corank::cuda::detail::look_back_of;
+  using by = corank::cuda::block::look_back_by;
+  constexpr std::size_t from =
+      corank::cuda::tuning::segmented_scan_look_back::warp_from_mean_length;
+  const auto automatic = segmented_scan_look_back::automatic;
+  for (std::size_t segments : {1, 2})
+    for (int delta : {-1, 0, 1}) {
+      const std::size_t n = segments * from + delta;
+      SCOPED_TRACE("segments=" + std::to_string(segments) + " delta=" + std::to_string(delta));
+      ASSERT_EQ(look_back_of(automatic, n, segments), delta < 0 ? by::thread : by::warp);
+      const auto in = random_affine_maps(rng, n);
+      // Two segments: the second the longer, its head mid-tile.
+      const std::vector<std::size_t> heads =
+          segments == 1 ? std::vector<std::size_t>{} : std::vector<std::size_t>{from / 3 + 5};
+      const auto offsets32 = offsets_with_heads<std::int32_t>(n, heads);
+      ASSERT_EQ(offsets32.size(), segments + 1);
+      check_exact(in, offsets32, compose_affine{}, 0x10000u);
+      check_exact(in, offsets_with_heads<std::int64_t>(n, heads), compose_affine{}, 0x10000u);
+    }
+  EXPECT_EQ(look_back_of(segmented_scan_look_back::warp, 1, 1), by::warp);
+  EXPECT_EQ(look_back_of(segmented_scan_look_back::thread, std::size_t(1) << 40, 1), by::thread);
+  // Either look-back forced, on segments of every length from 1 to many tiles.
+  const std::size_t n = 50 * std::size_t(tile4) + 3;
+  const auto in = random_affine_maps(rng, n);
+  const auto offsets = random_offsets<std::int32_t>(rng, n, 3.0 * tile4, 0.05);
+  const auto short_ones = random_offsets<std::int32_t>(rng, n, 5.0, 0.05);
+  for_each_look_back([&] {
+    check_exact(in, offsets, compose_affine{}, 0x10000u);
+    check_exact(in, short_ones, compose_affine{}, 0x10000u);
+  });
+}
+
+// The scaled scan and the iteration (one step per pass, and several on a staged tile) take the
+// same look-back choice as the plain scans: each forced, over one segment of many tiles and
+// segments of a few tiles, with an operator that shows combines out of order (on u32 products).
+TEST_P(GpuSegmentedScan, ScaledScansAndIterationsTakeEitherLookBack) {
+  CORANK_REQUIRE_GPU();
+  if (GetParam() != segmented_scan_algorithm::automatic) GTEST_SKIP() << "production kernel";
+  using u32 = std::uint32_t;
+  constexpr int tile = corank::cuda::tuning::segmented_scan_policy<4, 2>::shape::tile;
+  const std::size_t n = 70 * std::size_t(tile) + 9;
+  const auto a = random_affine_maps(rng, n), xbar = random_affine_maps(rng, n);
+  device_buffer<u32> d_x(xbar);
+  for (const auto& offsets :
+       {offsets_with_heads<std::int32_t>(n, {}), random_offsets<std::int32_t>(rng, n, 4.0 * tile)})
+    for_each_look_back([&] {
+      SCOPED_TRACE("segments=" + std::to_string(offsets.size() - 1));
+      device_buffer<std::int32_t> d_off(offsets);
+      device_buffer<u32> d_a(a), d_out(n);
+      ASSERT_EQ(options().scaled(d_a.data(), d_x.data(), n, d_off.data(), offsets.size() - 1,
+                                 d_out.data(), compose_affine{}),
+                cudaSuccess);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      ASSERT_EQ(d_out.to_host(),
+                reference_scaled_iterations<u32>(a, xbar, offsets, 1, compose_affine{}));
+      for (int steps_per_pass : {1, 0}) {  // one step a pass; the tuned passes of several
+        SCOPED_TRACE("steps_per_pass=" + std::to_string(steps_per_pass));
+        auto opt = options();
+        opt.product.steps_per_pass = steps_per_pass;
+        device_buffer<u32> d_it(a);
+        ASSERT_EQ(opt.iterations(d_it.data(), d_x.data(), n, d_off.data(), offsets.size() - 1, 5,
+                                 compose_affine{}),
+                  cudaSuccess);
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+        ASSERT_EQ(d_it.to_host(),
+                  reference_scaled_iterations<u32>(a, xbar, offsets, 5, compose_affine{}));
+      }
+    });
 }
 
 TEST_P(GpuSegmentedScan, AllSegmentsOfLengthOne) {

@@ -18,6 +18,13 @@ class segmented_scan_workspace {
   segmented_scan_workspace& operator=(const segmented_scan_workspace&) = delete;
 };
 
+/// Who looks back for a tile's carry in (the single-pass scan's decoupled look-back).
+enum class segmented_scan_look_back : int {
+  automatic,  ///< by the mean segment length, n / num_segments (tuning::segmented_scan_look_back)
+  thread,     ///< one thread, one predecessor a load: short segments, whose carries lie close
+  warp,       ///< one warp, 32 predecessors a round: long segments, whose carries lie far back
+};
+
 struct segmented_scan_options {
   /// Where the temporary storage comes from (memory.cuh): the library's cache by default, a
   /// memory resource, or the caller's buffer (of the *_temp_bytes queries' size).
@@ -32,6 +39,10 @@ struct segmented_scan_options {
   /// corank::segmented_scan_most_steps_per_pass (segmented_scan_contract.hpp):
   /// cudaErrorInvalidValue from every segmented scan, as the CPU's std::invalid_argument.
   int steps_per_pass = 0;
+  /// Every segmented scan: who looks back for a tile's carry in. The two give the same results
+  /// (floating-point sums may group differently); `automatic` picks one by the call's mean
+  /// segment length, the others force one (tests, measurements).
+  segmented_scan_look_back look_back = segmented_scan_look_back::automatic;
 };
 
 }  // namespace corank::cuda

@@ -142,23 +142,69 @@ struct tile_state {
     tile_status::store_release(words + tile, (epoch << 2) | kind);
   }
 
+  /// The status word of `tile` once it is of this call (one thread): earlier calls' words, and
+  /// tiles not yet published, read as not ready.
+  __device__ unsigned wait_ready(std::int64_t tile) const {
+    unsigned w = tile_status::load_acquire(words + tile);
+    for (int spins = 0; (w >> 2) != epoch; ++spins) {
+      if (spins > 4) __nanosleep(32);
+      w = tile_status::load_acquire(words + tile);
+    }
+    return w;
+  }
+
   /// The carry into `tile`: the reduction, back to the nearest segment head, of all earlier tiles.
-  /// Called by one thread. Tile 0 starts with a head, so the walk ends at or after it.
+  /// Called by one thread, one dependent load per predecessor. Tile 0 starts with a head, so the
+  /// walk ends at or after it.
   template <class Op>
   __device__ T look_back(std::int64_t tile, Op& op) const {
     T carry{};
     bool have = false;
     for (std::int64_t pred = tile - 1;; --pred) {
-      unsigned w = tile_status::load_acquire(words + pred);
-      for (int spins = 0; (w >> 2) != epoch; ++spins) {
-        if (spins > 4) __nanosleep(32);
-        w = tile_status::load_acquire(words + pred);
-      }
-      const bool final_carry = (w & 3u) >= tile_status::carry;
+      const bool final_carry = (wait_ready(pred) & 3u) >= tile_status::carry;
       const T v = final_carry ? carries[pred] : aggregates[pred];
       carry = have ? op(v, carry) : v;
       have = true;
       if (final_carry) return carry;
+    }
+  }
+
+  /// As look_back, called by a whole warp; lane 0 gets the carry. Lane 0 first reads the nearest
+  /// predecessor alone, and where its carry is final that ends the walk at the cost of one
+  /// dependent load, as look_back's. Otherwise each round reads the status of the next 32
+  /// predecessors at once (lane 0 the nearest), as CUB's look-back does, so a long segment's tile
+  /// waits for one round per 32 predecessors, not for one dependent load per predecessor.
+  template <class Op>
+  __device__ T warp_look_back(std::int64_t tile, Op& op, int lane) const {
+    T carry{};
+    bool final_carry = false;
+    if (lane == 0) {
+      final_carry = (wait_ready(tile - 1) & 3u) >= tile_status::carry;
+      carry = final_carry ? carries[tile - 1] : aggregates[tile - 1];
+    }
+    if (__shfl_sync(0xffffffffu, final_carry, 0)) return carry;
+    // tile - 1 held an aggregate, so tile - 1 > 0 and the first window starts at a tile >= 0.
+    for (std::int64_t window = tile - 2;; window -= 32) {
+      const std::int64_t pred = window - lane;
+      const bool inside = pred >= 0;  // lanes past tile 0 lie beyond its carry: never used
+      unsigned w = inside ? tile_status::load_acquire(words + pred) : 0u;
+      for (int spins = 0; !__all_sync(0xffffffffu, !inside || (w >> 2) == epoch); ++spins) {
+        if (spins > 4) __nanosleep(32);
+        if (inside && (w >> 2) != epoch) w = tile_status::load_acquire(words + pred);
+      }
+      final_carry = inside && (w & 3u) >= tile_status::carry;
+      const unsigned carries_mask = __ballot_sync(0xffffffffu, final_carry);
+      const int last = carries_mask ? __ffs(int(carries_mask)) - 1 : 31;  // the farthest lane used
+      T v = inside && lane <= last ? (final_carry ? carries[pred] : aggregates[pred]) : T{};
+      // In-order tree reduction: lane l holds lanes [l, l + d) and takes the older [l + d, l + 2d)
+      // on its left, so lane 0 ends with v[last] op ... op v[0], all older than its carry so far.
+#pragma unroll
+      for (int d = 1; d < 32; d *= 2) {
+        const T older = __shfl_down_sync(0xffffffffu, v, d);
+        if (lane % (2 * d) == 0 && lane + d <= last) v = op(older, v);
+      }
+      if (lane == 0) carry = op(v, carry);
+      if (carries_mask) return carry;
     }
   }
 
@@ -315,20 +361,35 @@ __device__ __forceinline__ flagged<T> reduce_run(T* run, const T* scale, unsigne
   return mine;
 }
 
-/// The tile's carry in (one thread): publishes the tile's total in `state` (its carry at once if
-/// the tile holds a head, else its aggregate) and, unless the tile starts at a head, looks back for
-/// the carry in, which stops at the nearest head, then publishes its own carry. Returns the carry
-/// in (meaningless when the tile starts at a head).
-template <class T, class Op>
+/// Who looks back for a tile's carry in: thread 0 alone (tile_state::look_back), or warp 0
+/// (tile_state::warp_look_back). Two instances of the tile kernel; the host picks one per call.
+enum class look_back_by : int { thread, warp };
+
+/// The tile's carry in, by thread 0 (`By` thread) or by warp 0 (`By` warp, lane = the thread's
+/// lane): thread 0 publishes the tile's total in `state` (its carry at once if the tile holds a
+/// head, else its aggregate) and, unless the tile starts at a head (thread 0's `starts_at_head`),
+/// the look-back finds the carry in, which stops at the nearest head; then thread 0 publishes its
+/// own carry. Returns the carry in, in thread 0 (meaningless when the tile starts at a head).
+template <look_back_by By, class T, class Op>
 __device__ __forceinline__ T tile_carry_in(const tile_state<T>& state, std::int64_t tile,
-                                           const flagged<T>& total, bool starts_at_head, Op& op) {
-  if (total.head)
-    state.publish(tile, tile_status::carry, total.value);
-  else
-    state.publish(tile, tile_status::aggregate, total.value);
+                                           const flagged<T>& total, bool starts_at_head, Op& op,
+                                           int lane) {
+  constexpr bool by_warp = By == look_back_by::warp;
+  const bool publishes = !by_warp || lane == 0;
+  if (publishes) {
+    if (total.head)
+      state.publish(tile, tile_status::carry, total.value);
+    else
+      state.publish(tile, tile_status::aggregate, total.value);
+  }
+  if constexpr (by_warp) starts_at_head = __shfl_sync(0xffffffffu, starts_at_head, 0);
   if (starts_at_head) return T{};
-  const T carry = state.look_back(tile, op);
-  if (!total.head) state.publish(tile, tile_status::carry, op(carry, total.value));
+  T carry;
+  if constexpr (by_warp)
+    carry = state.warp_look_back(tile, op, lane);
+  else
+    carry = state.look_back(tile, op);
+  if (publishes && !total.head) state.publish(tile, tile_status::carry, op(carry, total.value));
   return carry;
 }
 

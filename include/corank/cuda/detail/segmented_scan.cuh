@@ -1,6 +1,6 @@
 // The GPU segmented scans' dispatch: the single-pass scan's look-back state and its layout in
-// temporary storage, the tile shape and steps per pass of a call, the tile-heads pass, the grids
-// and their launches. The contract and the entry points are in
+// temporary storage, the tile shape, steps per pass and look-back of a call, the tile-heads pass,
+// the grids and their launches. The contract and the entry points are in
 // corank/cuda/segmented_scan.cuh.
 #pragma once
 
@@ -165,14 +165,15 @@ std::size_t automatic_state_bytes(std::size_t n, long long steps, int options_st
 /// many times while staged), else one step per pass. Passes whose tiles fit about one wave run in
 /// one grid (block::step_states: a pass's tile waits only for the same tile of the pass before);
 /// larger ones run a grid per pass, each launched early so that it stages its scale and walks its
-/// offsets while the one before drains.
-template <class Shape, bool Exclusive, bool Repeats, class Source, class T, class Offset, class Op>
+/// offsets while the one before drains. `LookBack`: the tiles' look-back (look_back_of).
+template <class Shape, bool Exclusive, bool Repeats, block::look_back_by LookBack, class Source,
+          class T, class Offset, class Op>
 cudaError_t launch_tiles(const temporary_storage& storage, Source src, bool src_aligned, T* out,
                          std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
                          T init, cudaStream_t stream, long long steps = 1, int steps_per_pass = 1) {
   if (!Repeats) steps_per_pass = 1;
   constexpr auto kernel =
-      kernels::segmented_scan_tiles<Shape, Exclusive, Repeats, Source, T, Offset, Op>;
+      kernels::segmented_scan_tiles<Shape, Exclusive, Repeats, LookBack, Source, T, Offset, Op>;
   CORANK_CUDA_TRY(use_max_shared_carveout<kernel>());
   const std::size_t tiles = (n + Shape::tile - 1) / Shape::tile;
   if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
@@ -235,6 +236,24 @@ cudaError_t launch_tiles(const temporary_storage& storage, Source src, bool src_
       });
 }
 
+/// Who looks back in a call's tiles: the options' choice, else by the mean segment length (empty
+/// segments count), known on the host: a warp from tuning::segmented_scan_look_back's length up.
+/// Every segmented scan (plain, scaled, the iteration) decides here.
+inline block::look_back_by look_back_of(segmented_scan_look_back choice, std::size_t n,
+                                        std::size_t num_segments) {
+  switch (choice) {
+    case segmented_scan_look_back::thread:
+      return block::look_back_by::thread;
+    case segmented_scan_look_back::warp:
+      return block::look_back_by::warp;
+    default:
+      return (num_segments ? n / num_segments : n) >=
+                     tuning::segmented_scan_look_back::warp_from_mean_length
+                 ? block::look_back_by::warp
+                 : block::look_back_by::thread;
+  }
+}
+
 /// The single-pass scan, `steps` times in a row (the iteration when steps > 1), with arguments
 /// the entry point has checked.
 template <bool Exclusive, class Source, class T, class Offset, class Op>
@@ -242,11 +261,18 @@ cudaError_t segmented_scan(const segmented_scan_options& opt, Source src, bool s
                            std::size_t n, const Offset* offsets, std::size_t num_segments, Op op,
                            T init, cudaStream_t stream, long long steps = 1) {
   if (n == 0 || steps == 0) return cudaSuccess;
+  const block::look_back_by look_back = look_back_of(opt.look_back, n, num_segments);
   return with_automatic_shape<Exclusive, kernels::is_scaled<Source>, T>(
       steps, opt.steps_per_pass, [&](auto shape, auto repeats, int per_pass) {
-        return launch_tiles<decltype(shape), Exclusive, decltype(repeats)::value>(
-            opt.temporary, src, src_aligned, out, n, offsets, num_segments, op, init, stream, steps,
-            per_pass);
+        const auto launch = [&](auto by) {
+          return launch_tiles<decltype(shape), Exclusive, decltype(repeats)::value,
+                              decltype(by)::value>(opt.temporary, src, src_aligned, out, n, offsets,
+                                                   num_segments, op, init, stream, steps, per_pass);
+        };
+        using block::look_back_by;
+        if (look_back == look_back_by::warp)
+          return launch(std::integral_constant<look_back_by, look_back_by::warp>{});
+        return launch(std::integral_constant<look_back_by, look_back_by::thread>{});
       });
 }
 

@@ -106,11 +106,14 @@ enum class prior_grid_writes : int {
 /// Then, per step:
 /// 3. Each thread reduces its run of `items` elements in shared memory (block::reduce_run); the
 ///    block scans the per-thread (head, value) pairs.
-/// 4. Thread 0 publishes the tile's carry and, unless the tile starts at a head, looks back for the
-///    carry in (block::tile_carry_in).
+/// 4. Thread 0 publishes the tile's carry and, unless the tile starts at a head, the look-back
+///    finds the carry in (block::tile_carry_in): by thread 0, one predecessor a load, or with
+///    `LookBack` warp by warp 0, the nearest predecessor alone first, then 32 a round (long
+///    segments, whose carries lie many tiles back).
 /// 5. Each thread rescans its run from its prefix, in shared memory (block::rescan_run).
 /// Last, the block stores the tile (block::store_tile).
-template <class Shape, bool Exclusive, bool Repeats, class Source, class T, class Offset, class Op>
+template <class Shape, bool Exclusive, bool Repeats, block::look_back_by LookBack, class Source,
+          class T, class Offset, class Op>
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     segmented_scan_tiles(Source src, T* out, std::int64_t n, const Offset* offsets,
                          std::int64_t num_segments, Op op, T init, block::step_states<T> steps,
@@ -189,9 +192,11 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     const bool has_prefix = block::block_exclusive_scan<NT>(mine, prefix, total, s.scan, op);
     // 4. The carry in. Each step publishes in a slot of its own: a tile a step ahead of its
     // successor must not overwrite the status word that the successor's look-back still waits for.
-    if (tid == 0) {
-      const T carry = block::tile_carry_in(steps.of_step(pass, k), tile, total, first_is_head, op);
-      if (!first_is_head) s.carry = carry;
+    constexpr bool by_warp = LookBack == block::look_back_by::warp;
+    if (by_warp ? tid < 32 : tid == 0) {
+      const T carry = block::tile_carry_in<LookBack>(steps.of_step(pass, k), tile, total,
+                                                     first_is_head, op, tid);
+      if ((!by_warp || tid == 0) && !first_is_head) s.carry = carry;
     }
     __syncthreads();
     // 5. Rescan each run from the value just before it.

@@ -34,6 +34,12 @@ struct segmented_scan_head_pass {
   static constexpr double from_waves = 1.2;
 };
 
+/// Tiles look back by a warp (32 predecessors a round) from this mean segment length up, by one
+/// thread below: only carries many tiles back pay for the warp kernel, slower at shorter lengths.
+struct segmented_scan_look_back {
+  static constexpr std::size_t warp_from_mean_length = std::size_t(1) << 18;
+};
+
 /// The steps of an iteration (the scaled scan in place, again and again) go in passes of
 /// `steps_per_pass` steps on each staged tile (temporal blocking: the 12 bytes per f32 element
 /// move once for them all). Passes run in one grid (a pass's tile waits for the same tile of the
