@@ -135,6 +135,13 @@ struct stable_segmented_policy {
 #else
   static constexpr int pass_launches = 3;
 #endif
+  // Calls of at most few_segments_max segments skip the short segments' kernels (a dozen
+  // launches that find nothing to do in a call of a few long segments: ~0.05 ms of a 1M-key
+  // segment's 0.14) and give every segment, of any length, to the long path (tiles, then merge
+  // passes); the host knows num_segments, so the choice costs no synchronisation. 64: the
+  // listing is one block of a thread per segment, and a call of 64 short segments is one small
+  // tile sort (docs/notes/segmented_sort.md, "Few segments"). 0: off.
+  static constexpr std::size_t few_segments_max = 64;
   // A warp's stage (33 x stages::max slots) must fit 48 KB of static shared memory.
   static_assert(33 * small_sort_max * (KeyBytes + ValueBytes) <= 48 * 1024,
                 "stages::max too large");
