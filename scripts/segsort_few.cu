@@ -1,13 +1,16 @@
 // The stable segmented sort's few-segments mode (tuning few_segments_max: every segment to the
-// long path, no short segments' kernels) against main's path (the same policy with
-// few_segments_max = 0, in the same binary) and corank::cuda::stable_sort of the same n keys as one
-// segment. Shapes: one segment of 2^20 and 10^7 keys, 2, 8, 32 and 64 segments summing to those,
-// and regressions of 64M keys in equal segments of 32, 1024, 4096 and U[1,4096] (more segments
-// than the mode takes: both rows should match). Plain calls, device events around each call
-// alone, the input restored before each (untimed), two warm-ups, medians of 7. Every result is
-// checked: each segment sorted and a permutation of its input (keys: equal multisets by sorting
-// on the host), and the rows bitwise equal (stable, so one answer); "!" marks a failure and the
-// exit status is 1. Scratch, for the notes.
+// long path, no short segments' kernels) in three rows of one binary: "main" (main's path: the
+// tuned policy with few_segments_max = 0), "few_w" (the mode with the windows' tile, 256 x 15 for
+// u32, on its long path) and "few" (as tuned: the merge sort's tile, few_long_shape), against
+// "sort", corank::cuda::stable_sort of the same n keys as one segment. Shapes: one segment of
+// 2^20 and 10^7 keys (u32, and u32/u32 pairs), 2, 8, 32 and 64 segments summing to those (random
+// cuts, and equal ones), and regressions of 64M keys in equal segments of 32, 1024, 4096 and
+// U[1,4096] (more segments than the mode takes: the rows should match). Plain calls, device events
+// around each call alone, the input restored before each (untimed), two warm-ups, medians of 7.
+// Every result is checked against std::stable_sort of each segment on the host (pairs: positions
+// as values), so the rows are also bitwise equal to each other; stable_sort's only where one
+// segment covers the keys. "!" marks a failure and the exit status is then 1. Scratch, for the
+// notes.
 //
 // Build (repository root):
 //   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude scripts/segsort_few.cu -o segsort_few
@@ -46,8 +49,15 @@ struct mains_path : corank::cuda::detail::stable_segmented_policy_for<Key, Value
   static constexpr std::size_t few_segments_max = 0;
 };
 
-/// One shape: "main", "few" (the tuned policy, public call) and "sort" (stable_sort of n keys) in
-/// ms, then few / sort and main / few.
+/// The few-segments mode with the windows' tile on its long path (the mode's first form).
+template <class Key, class Value>
+struct few_windows_tile : corank::cuda::detail::stable_segmented_policy_for<Key, Value> {
+  using tuned = corank::cuda::detail::stable_segmented_policy_for<Key, Value>;
+  using few_long_shape = corank::cuda::tuning::block_shape<tuned::threads, tuned::items, 1>;
+};
+
+/// One shape: "main", "few_w", "few" (the tuned policy, public call) and "sort" (stable_sort of n
+/// keys) in ms, then the ratios to sort.
 template <class Value>
 void run_shape(const std::string& name, const std::vector<u32>& host_keys,
                const std::vector<offset>& offs) {
@@ -87,16 +97,17 @@ void run_shape(const std::string& name, const std::vector<u32>& host_keys,
     }
     return ms;
   };
-  bool ok_main = true, ok_few = true, ok_sort = true;
+  bool ok_main = true, ok_few_w = true, ok_few = true, ok_sort = true;
+  const auto with_policy = [&](auto policy) -> cudaError_t {
+    return corank::cuda::detail::stable_sort_segments_impl<u32, Value, offset, corank::less,
+                                                           decltype(policy)>(
+        {}, keys.p, pairs ? reinterpret_cast<Value*>(vals.p) : nullptr, n, d_off.p, segs,
+        corank::less{}, cudaStream_t(0));
+  };
   const double main_ms = row(
-      false,
-      [&] {
-        return corank::cuda::detail::stable_sort_segments_impl<u32, Value, offset, corank::less,
-                                                               mains_path<u32, Value>>(
-            {}, keys.p, pairs ? reinterpret_cast<Value*>(vals.p) : nullptr, n, d_off.p, segs,
-            corank::less{}, cudaStream_t(0));
-      },
-      &ok_main);
+      false, [&] { return with_policy(mains_path<u32, Value>{}); }, &ok_main);
+  const double few_w_ms = row(
+      false, [&] { return with_policy(few_windows_tile<u32, Value>{}); }, &ok_few_w);
   const double few_ms = row(
       false,
       [&] {
@@ -116,10 +127,11 @@ void run_shape(const std::string& name, const std::vector<u32>& host_keys,
       },
       &ok_sort);
   std::printf(
-      "%-34s segments %9zu  main %8.4f%s  few %8.4f%s  sort %8.4f%s  few/sort %5.2f  "
-      "main/sort %5.2f  main/few %5.2f\n",
-      name.c_str(), segs, main_ms, ok_main ? "" : "!", few_ms, ok_few ? "" : "!", sort_ms,
-      ok_sort ? "" : "!", few_ms / sort_ms, main_ms / sort_ms, main_ms / few_ms);
+      "%-32s segs %8zu  main %8.4f%s  few_w %8.4f%s  few %8.4f%s  sort %8.4f%s  /sort: main %5.2f "
+      "few_w %5.2f few %5.2f\n",
+      name.c_str(), segs, main_ms, ok_main ? "" : "!", few_w_ms, ok_few_w ? "" : "!", few_ms,
+      ok_few ? "" : "!", sort_ms, ok_sort ? "" : "!", main_ms / sort_ms, few_w_ms / sort_ms,
+      few_ms / sort_ms);
   std::fflush(stdout);
 }
 
@@ -147,11 +159,11 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--quick")) quick = true;
   }
+  using tuned = corank::cuda::detail::stable_segmented_policy_for<u32, no_value>;
   std::printf(
-      "few_segments_max %zu, tile %zu, reps %d (medians ms)\n",
-      std::size_t(
-          corank::cuda::detail::stable_segmented_policy_for<u32, no_value>::few_segments_max),
-      std::size_t(corank::cuda::detail::stable_segmented_policy_for<u32, no_value>::tile), reps);
+      "few_segments_max %zu, windows' tile %zu, few-segments tile %d, reps %d (medians ms)\n",
+      std::size_t(tuned::few_segments_max), std::size_t(tuned::tile), tuned::few_long_shape::tile,
+      reps);
   std::mt19937_64 rng(20);
   for (std::size_t n : {std::size_t(1) << 20, std::size_t(10000000)}) {
     std::vector<u32> k(n);

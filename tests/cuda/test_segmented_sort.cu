@@ -631,12 +631,18 @@ TEST_F(StableSortSegments, SortsKeysOfEveryType) {
 template <class K, class V = corank::no_value>
 constexpr std::size_t few_max = policy_of<K, V>::few_segments_max;
 
+/// The long path's tile in the few-segments mode (tuning few_long_shape).
+template <class K, class V = corank::no_value>
+constexpr std::size_t few_tile = policy_of<K, V>::few_long_shape::tile;
+
 /// `count` segments of mixed lengths for the few-segments mode: empty, one key, short, about a
-/// window, about a tile (of keys alone and of pairs) and up to five tiles.
+/// window, about a window's tile and a few-segments tile (of keys alone and of pairs) and up to
+/// five of the latter.
 template <class K>
 std::vector<std::size_t> few_mixed_lengths(std::mt19937_64& rng, std::size_t count) {
-  const std::size_t window = policy_of<K>::window, tile = policy_of<K>::tile,
-                    pair_tile = policy_of<K, std::uint32_t>::tile;
+  const std::size_t window = policy_of<K>::window;
+  const std::size_t around[] = {policy_of<K>::tile, policy_of<K, std::uint32_t>::tile, few_tile<K>,
+                                few_tile<K, std::uint32_t>};
   std::vector<std::size_t> sizes(count);
   for (auto& length : sizes) {
     const std::uint64_t kind = rng() % 7;
@@ -644,9 +650,8 @@ std::vector<std::size_t> few_mixed_lengths(std::mt19937_64& rng, std::size_t cou
              : kind == 1 ? 1
              : kind == 2 ? rng() % 64
              : kind == 3 ? window - 1 + rng() % 3
-             : kind == 4 ? tile - 1 + rng() % 3
-             : kind == 5 ? pair_tile - 1 + rng() % 3
-                         : rng() % (5 * tile);
+             : kind <= 5 ? around[rng() % 4] - 1 + rng() % 3
+                         : rng() % (5 * few_tile<K>);
   }
   return sizes;
 }
@@ -688,11 +693,15 @@ TEST_F(StableSortSegments, SortsEveryCountOfFewSegmentsOfMixedLengths) {
   }
 }
 
-/// One segment (the few-segments mode) at the long tile's and the window's boundaries +-1, from
-/// a key past 0 with keys after it (poisoned), and a few of them together.
+/// One segment (the few-segments mode) at the few-segments tile's multiples (to 16: the passes
+/// past pass_launches in one cooperative launch) and the windows' boundaries +-1, from a key past
+/// 0 with keys after it (poisoned), and a few of them together.
 TEST_F(StableSortSegments, SortsOneSegmentAtTileBoundariesOnTheLongPath) {
   const auto u32s = [&](std::size_t n) { return random_keys<std::uint32_t>(rng, n, 50); };
   std::vector<std::size_t> lengths = boundary_lengths<std::uint32_t>();
+  for (std::size_t tile : {few_tile<std::uint32_t>, few_tile<std::uint32_t, std::uint32_t>})
+    for (std::size_t tiles : {1, 2, 3, 4, 8, 9, 16})
+      for (std::size_t d : {tiles * tile - 1, tiles * tile, tiles * tile + 1}) lengths.push_back(d);
   for (std::size_t l : {std::size_t(1), std::size_t(2), std::size_t(3)}) lengths.push_back(l);
   for (std::size_t length : lengths) {
     SCOPED_TRACE("length=" + std::to_string(length));
@@ -701,6 +710,15 @@ TEST_F(StableSortSegments, SortsOneSegmentAtTileBoundariesOnTheLongPath) {
   }
   expect_poisoned_segments<std::uint32_t, std::uint64_t>(rng, lengths, corank::less{}, u32s,
                                                          0xdeadbeefu);
+}
+
+/// A small call of the few-segments mode through every kind of merge pass: a segment of 9 tiles
+/// + 1 (u32 keys: 4 passes, the last in the cooperative launch; pairs: 5) among empty, one-key and
+/// short ones (sized for the sanitizers).
+TEST_F(StableSortSegments, SortsFewSegmentsThroughTheMergePasses) {
+  const auto u32s = [&](std::size_t n) { return random_keys<std::uint32_t>(rng, n, 50); };
+  expect_poisoned_segments<std::uint32_t, std::int64_t>(
+      rng, {0, 9 * few_tile<std::uint32_t> + 1, 1, 70, 0, 5}, corank::less{}, u32s, 0xdeadbeefu);
 }
 
 /// The few-segments mode for other keys: u64, f32 of both signed zeros (stability shows in the
@@ -763,14 +781,8 @@ TEST_F(StableSortSegments, EndsOnNaNKeysAndBadComparators) {
   }
 }
 
-/// More than 2^31 keys (64-bit offsets): one segment of 2^31 + 3 one-byte keys among short ones,
-/// checked by key counts and order. Runs where the device has the memory.
-/// Captured in a CUDA graph and replayed: nothing comes back to the host, and the later merge
-/// passes' cooperative launch is captured too (segments of 2^20 and 100000 keys need them).
-TEST_F(StableSortSegments, SortsInACapturedGraph) {
-  CORANK_REQUIRE_GPU();
-  std::vector<std::size_t> sizes{std::size_t(1) << 20, 3, 100000, 0, 17};
-  for (int i = 0; i < 3000; ++i) sizes.push_back(rng() % 60);
+/// `sizes` sorted by a captured graph, replayed twice (the second time on sorted keys).
+void expect_sorted_in_a_graph(std::mt19937_64& rng, const std::vector<std::size_t>& sizes) {
   std::size_t n = 0;
   for (std::size_t s : sizes) n += s;
   const auto keys = random_keys<std::uint32_t>(rng, n, 1000);
@@ -802,6 +814,22 @@ TEST_F(StableSortSegments, SortsInACapturedGraph) {
   CORANK_ASSERT_CUDA(cudaStreamDestroy(stream));
 }
 
+/// Captured in a CUDA graph and replayed: nothing comes back to the host, and the later merge
+/// passes' cooperative launch is captured too (segments of 2^20 and 100000 keys need them); in the
+/// general path (3005 segments) and the few-segments mode (the first five alone).
+TEST_F(StableSortSegments, SortsInACapturedGraph) {
+  CORANK_REQUIRE_GPU();
+  std::vector<std::size_t> sizes{std::size_t(1) << 20, 3, 100000, 0, 17};
+  for (int i = 0; i < 3000; ++i) sizes.push_back(rng() % 60);
+  for (bool few : {false, true}) {
+    SCOPED_TRACE(few ? "few segments" : "many segments");
+    expect_sorted_in_a_graph(
+        rng, few ? std::vector<std::size_t>(sizes.begin(), sizes.begin() + 5) : sizes);
+  }
+}
+
+/// More than 2^31 keys (64-bit offsets): one segment of 2^31 + 3 one-byte keys among short ones,
+/// checked by key counts and order. Runs where the device has the memory.
 TEST_F(StableSortSegments, SortsASegmentOfMoreThan2To31Keys) {
   CORANK_REQUIRE_GPU();
   const std::size_t huge = (std::size_t(1) << 31) + 3;

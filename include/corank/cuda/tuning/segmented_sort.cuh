@@ -5,6 +5,9 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "corank/cuda/tuning/block_shape.cuh"
+#include "corank/cuda/tuning/sort.cuh"
+
 namespace corank::cuda::tuning {
 
 /// The widths of the stable segmented sort's staged groups (kernels::stable_sort_small_groups),
@@ -142,6 +145,12 @@ struct stable_segmented_policy {
   // listing is one block of a thread per segment, and a call of 64 short segments is one small
   // tile sort (docs/notes/segmented_sort.md, "Few segments"). 0: off.
   static constexpr std::size_t few_segments_max = 64;
+  // The long path's tile in that mode: the merge sort's tile for these keys and values (u32 keys
+  // alone: 512 x 21 = 10752, 7 two-way passes at 2^20 keys where 3840 take 9), since its segments
+  // are long or few; the other mode keeps the windows' tile for its long segments (segments of
+  // a few tiles there, not measured with larger ones). Not measured yet.
+  using few_long_shape = block_shape<merge_sort_policy<KeyBytes, ValueBytes>::threads,
+                                     merge_sort_policy<KeyBytes, ValueBytes>::items, 1>;
   // A warp's stage (33 x stages::max slots) must fit 48 KB of static shared memory.
   static_assert(33 * small_sort_max * (KeyBytes + ValueBytes) <= 48 * 1024,
                 "stages::max too large");
