@@ -708,8 +708,13 @@ TEST_F(StableSortSegments, SortsOneSegmentAtTileBoundariesOnTheLongPath) {
     expect_poisoned_segments<std::uint32_t, std::int64_t>(rng, {length}, corank::less{}, u32s,
                                                           0xdeadbeefu);
   }
-  expect_poisoned_segments<std::uint32_t, std::uint64_t>(rng, lengths, corank::less{}, u32s,
-                                                         0xdeadbeefu);
+  // Together, few_segments_max at a time.
+  for (std::size_t first = 0; first < lengths.size(); first += few_max<std::uint32_t>) {
+    const std::size_t last = std::min(lengths.size(), first + few_max<std::uint32_t>);
+    expect_poisoned_segments<std::uint32_t, std::uint64_t>(
+        rng, std::vector<std::size_t>(lengths.begin() + first, lengths.begin() + last),
+        corank::less{}, u32s, 0xdeadbeefu);
+  }
 }
 
 /// A small call of the few-segments mode through every kind of merge pass: a segment of 9 tiles
