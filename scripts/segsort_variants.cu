@@ -24,32 +24,17 @@
 #include <vector>
 
 #include "corank/cuda/segmented_sort.cuh"
+#include "segsort_timing.cuh"
 
 namespace {
 
 using corank::cuda::block::no_value;
 using offset = std::int64_t;
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-template <class T>
-struct dev {
-  T* p = nullptr;
-  std::size_t n = 0;
-  explicit dev(std::size_t count) : n(count) { check(cudaMalloc(&p, n * sizeof(T) + 16), "alloc"); }
-  ~dev() { cudaFree(p); }
-  dev(const dev&) = delete;
-  std::vector<unsigned char> bytes() const {
-    std::vector<unsigned char> h(n * sizeof(T));
-    check(cudaMemcpy(h.data(), p, h.size(), cudaMemcpyDeviceToHost), "to host");
-    return h;
-  }
-};
+using segsort_timing::check;
+using segsort_timing::dev;
+using segsort_timing::positions;
+using segsort_timing::upload;
 
 struct wide {  // a 16-byte key ordered by its first word, then its second
   std::uint64_t hi, lo;
@@ -65,29 +50,6 @@ bool stable_only = false;
 bool with_networks = true;  // the unstable networks' row (off: the stable policies alone)  // the
                             // tuned stable sort alone (runs under compute-sanitizer)
 std::size_t total = std::size_t(1) << 26;
-
-/// Median ms of `call` after `prepare` (untimed), two warm-up calls first.
-double time_ms(const std::function<cudaError_t()>& call, const std::function<void()>& prepare) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  std::vector<double> ms;
-  for (int r = -2; r < reps; ++r) {
-    prepare();
-    check(cudaDeviceSynchronize(), "prepare");
-    cudaEventRecord(a);
-    check(call(), "call");
-    cudaEventRecord(b);
-    check(cudaEventSynchronize(b), "run");
-    float t = 0;
-    cudaEventElapsedTime(&t, a, b);
-    if (r >= 0) ms.push_back(t);
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
 
 #ifdef CORANK_SEGSORT_VARIANTS
 template <class Key, class Value>
@@ -114,14 +76,9 @@ void run_shape(const std::string& name, const std::vector<Key>& host_keys,
   using V = std::conditional_t<pairs, Value, char>;
   dev<V> vin(pairs ? n : 1), vals(pairs ? n : 1), cub_vals(pairs ? n : 1);
   dev<offset> d_off(offs.size());
-  check(cudaMemcpy(in.p, host_keys.data(), n * sizeof(Key), cudaMemcpyHostToDevice), "keys");
-  check(cudaMemcpy(d_off.p, offs.data(), offs.size() * sizeof(offset), cudaMemcpyHostToDevice),
-        "offsets");
-  if (pairs) {
-    std::vector<V> pos(n);
-    for (std::size_t i = 0; i < n; ++i) pos[i] = V(i);
-    check(cudaMemcpy(vin.p, pos.data(), n * sizeof(V), cudaMemcpyHostToDevice), "values");
-  }
+  upload(in, host_keys, "keys");
+  upload(d_off, offs, "offsets");
+  if (pairs) upload(vin, positions<V>(n), "values");
   V* vp = vals.p;
   const auto restore = [&] {
     cudaMemcpyAsync(keys.p, in.p, n * sizeof(Key), cudaMemcpyDeviceToDevice);
@@ -130,7 +87,7 @@ void run_shape(const std::string& name, const std::vector<Key>& host_keys,
   std::vector<unsigned char> ref_keys, ref_vals;
   std::string line = name + ":";
   const auto row = [&](const char* who, bool stable, const std::function<cudaError_t()>& call) {
-    const double ms = time_ms(call, restore);
+    const double ms = segsort_timing::time_ms(call, restore, reps);
     const auto k = keys.bytes();
     bool ok = true;
     if (ref_keys.empty()) {

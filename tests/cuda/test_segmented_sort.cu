@@ -626,6 +626,131 @@ TEST_F(StableSortSegments, SortsKeysOfEveryType) {
   expect_every_shape<wide_key>(rng, wide_order{}, 10);
 }
 
+/// Calls of at most few_segments_max segments give every segment to the long path (tiles, then
+/// merge passes); one more takes the short segments' kernels.
+template <class K, class V = corank::no_value>
+constexpr std::size_t few_max = policy_of<K, V>::few_segments_max;
+
+/// The long path's tile in the few-segments mode (tuning few_long_shape).
+template <class K, class V = corank::no_value>
+constexpr std::size_t few_tile = policy_of<K, V>::few_long_shape::tile;
+
+/// `count` segments of mixed lengths for the few-segments mode: empty, one key, short, about a
+/// window, about a window's tile and a few-segments tile (of keys alone and of pairs) and up to
+/// five of the latter.
+template <class K>
+std::vector<std::size_t> few_mixed_lengths(std::mt19937_64& rng, std::size_t count) {
+  const std::size_t window = policy_of<K>::window;
+  const std::size_t around[] = {policy_of<K>::tile, policy_of<K, std::uint32_t>::tile, few_tile<K>,
+                                few_tile<K, std::uint32_t>};
+  std::vector<std::size_t> sizes(count);
+  for (auto& length : sizes) {
+    const std::uint64_t kind = rng() % 7;
+    length = kind == 0   ? 0
+             : kind == 1 ? 1
+             : kind == 2 ? rng() % 64
+             : kind == 3 ? window - 1 + rng() % 3
+             : kind <= 5 ? around[rng() % 4] - 1 + rng() % 3
+                         : rng() % (5 * few_tile<K>);
+  }
+  return sizes;
+}
+
+/// Segments of `sizes` from a random first key, with keys before and after every segment set to
+/// `poison` (a value no segment holds: a key written there shows), sorted as keys and as pairs
+/// with positions as values (stability) against std::stable_sort.
+template <class K, class Offset, class Compare, class KeysOf>
+void expect_poisoned_segments(std::mt19937_64& rng, const std::vector<std::size_t>& sizes,
+                              Compare comp, KeysOf keys_of, K poison) {
+  const std::size_t before = rng() % 40, after = rng() % 40;
+  const auto offsets = offsets_of<Offset>(sizes, before);
+  const std::size_t n = std::size_t(offsets.back()) + after;
+  auto keys = keys_of(n);
+  for (std::size_t i = 0; i < before; ++i) keys[i] = poison;
+  for (std::size_t i = std::size_t(offsets.back()); i < n; ++i) keys[i] = poison;
+  expect_stable_segments(keys, offsets, comp);
+}
+
+/// The few-segments mode and the normal one just past it: 1 to few_segments_max + 1 segments of
+/// mixed lengths (empty ones, one key, short, window- and tile-sized, several tiles), u32 keys
+/// and pairs, 64- and 32-bit offsets, keys outside every segment untouched.
+TEST_F(StableSortSegments, SortsEveryCountOfFewSegmentsOfMixedLengths) {
+  const auto u32s = [&](std::size_t n) { return random_keys<std::uint32_t>(rng, n, 50); };
+  for (std::size_t count = 1; count <= few_max<std::uint32_t> + 1; ++count) {
+    SCOPED_TRACE("segments=" + std::to_string(count));
+    const auto sizes = few_mixed_lengths<std::uint32_t>(rng, count);
+    expect_poisoned_segments<std::uint32_t, std::int64_t>(rng, sizes, corank::less{}, u32s,
+                                                          0xdeadbeefu);
+    expect_poisoned_segments<std::uint32_t, int>(rng, sizes, corank::greater{}, u32s, 0xdeadbeefu);
+  }
+  // Both sides of the boundary with every segment long, and with every one short.
+  for (std::size_t count : {few_max<std::uint32_t>, few_max<std::uint32_t> + 1}) {
+    expect_poisoned_segments<std::uint32_t, std::int64_t>(
+        rng, std::vector<std::size_t>(count, 3 * policy_of<std::uint32_t>::tile + 7),
+        corank::less{}, u32s, 0xdeadbeefu);
+    expect_poisoned_segments<std::uint32_t, std::int64_t>(rng, std::vector<std::size_t>(count, 5),
+                                                          corank::less{}, u32s, 0xdeadbeefu);
+  }
+}
+
+/// One segment (the few-segments mode) at the few-segments tile's multiples (to 16: the passes
+/// past pass_launches in one cooperative launch) and the windows' boundaries +-1, from a key past
+/// 0 with keys after it (poisoned), and a few of them together.
+TEST_F(StableSortSegments, SortsOneSegmentAtTileBoundariesOnTheLongPath) {
+  const auto u32s = [&](std::size_t n) { return random_keys<std::uint32_t>(rng, n, 50); };
+  std::vector<std::size_t> lengths = boundary_lengths<std::uint32_t>();
+  for (std::size_t tile : {few_tile<std::uint32_t>, few_tile<std::uint32_t, std::uint32_t>})
+    for (std::size_t tiles : {1, 2, 3, 4, 8, 9, 16})
+      for (std::size_t d : {tiles * tile - 1, tiles * tile, tiles * tile + 1}) lengths.push_back(d);
+  for (std::size_t l : {std::size_t(1), std::size_t(2), std::size_t(3)}) lengths.push_back(l);
+  for (std::size_t length : lengths) {
+    SCOPED_TRACE("length=" + std::to_string(length));
+    expect_poisoned_segments<std::uint32_t, std::int64_t>(rng, {length}, corank::less{}, u32s,
+                                                          0xdeadbeefu);
+  }
+  // Together, few_segments_max at a time.
+  for (std::size_t first = 0; first < lengths.size(); first += few_max<std::uint32_t>) {
+    const std::size_t last = std::min(lengths.size(), first + few_max<std::uint32_t>);
+    expect_poisoned_segments<std::uint32_t, std::uint64_t>(
+        rng, std::vector<std::size_t>(lengths.begin() + first, lengths.begin() + last),
+        corank::less{}, u32s, 0xdeadbeefu);
+  }
+}
+
+/// A small call of the few-segments mode through every kind of merge pass: a segment of 9 tiles
+/// + 1 (u32 keys: 4 passes, the last in the cooperative launch; pairs: 5) among empty, one-key and
+/// short ones (sized for the sanitizers).
+TEST_F(StableSortSegments, SortsFewSegmentsThroughTheMergePasses) {
+  const auto u32s = [&](std::size_t n) { return random_keys<std::uint32_t>(rng, n, 50); };
+  expect_poisoned_segments<std::uint32_t, std::int64_t>(
+      rng, {0, 9 * few_tile<std::uint32_t> + 1, 1, 70, 0, 5}, corank::less{}, u32s, 0xdeadbeefu);
+}
+
+/// The few-segments mode for other keys: u64, f32 of both signed zeros (stability shows in the
+/// keys alone), 8-byte struct keys under their own order; 32- and 64-bit offsets; the unstable
+/// sort too (it takes the stable one).
+TEST_F(StableSortSegments, SortsFewSegmentsOfEveryKeyType) {
+  for (std::size_t count : {std::size_t(1), std::size_t(2), std::size_t(9), few_max<std::uint64_t>,
+                            few_max<std::uint64_t> + 1}) {
+    SCOPED_TRACE("segments=" + std::to_string(count));
+    expect_poisoned_segments<std::uint64_t, int>(
+        rng, few_mixed_lengths<std::uint64_t>(rng, count), corank::less{},
+        [&](std::size_t n) { return random_keys<std::uint64_t>(rng, n, ~0ull); }, ~0ull);
+    expect_poisoned_segments<float, std::uint64_t>(
+        rng, few_mixed_lengths<float>(rng, count), corank::greater{},
+        [&](std::size_t n) { return signed_zeros<float>(rng, n); }, 1e30f);
+    expect_poisoned_segments<pair_key, std::int64_t>(
+        rng, few_mixed_lengths<pair_key>(rng, count), by_hi{},
+        [&](std::size_t n) { return random_keys<pair_key>(rng, n, 12); },
+        pair_key{0xdeadbeefu, 0xdeadbeefu});
+    const auto sizes = few_mixed_lengths<std::uint32_t>(rng, count);
+    std::size_t n = 0;
+    for (std::size_t s : sizes) n += s;
+    expect_unstable_segments(random_keys<std::uint32_t>(rng, n + 3, 30), offsets_of(sizes, 3),
+                             corank::less{});
+  }
+}
+
 /// NaN keys (no strict weak order under <) and a comparator that is not one: the sort ends and
 /// segments free of NaN come out sorted.
 TEST_F(StableSortSegments, EndsOnNaNKeysAndBadComparators) {
@@ -661,14 +786,8 @@ TEST_F(StableSortSegments, EndsOnNaNKeysAndBadComparators) {
   }
 }
 
-/// More than 2^31 keys (64-bit offsets): one segment of 2^31 + 3 one-byte keys among short ones,
-/// checked by key counts and order. Runs where the device has the memory.
-/// Captured in a CUDA graph and replayed: nothing comes back to the host, and the later merge
-/// passes' cooperative launch is captured too (segments of 2^20 and 100000 keys need them).
-TEST_F(StableSortSegments, SortsInACapturedGraph) {
-  CORANK_REQUIRE_GPU();
-  std::vector<std::size_t> sizes{std::size_t(1) << 20, 3, 100000, 0, 17};
-  for (int i = 0; i < 3000; ++i) sizes.push_back(rng() % 60);
+/// `sizes` sorted by a captured graph, replayed twice (the second time on sorted keys).
+void expect_sorted_in_a_graph(std::mt19937_64& rng, const std::vector<std::size_t>& sizes) {
   std::size_t n = 0;
   for (std::size_t s : sizes) n += s;
   const auto keys = random_keys<std::uint32_t>(rng, n, 1000);
@@ -700,6 +819,22 @@ TEST_F(StableSortSegments, SortsInACapturedGraph) {
   CORANK_ASSERT_CUDA(cudaStreamDestroy(stream));
 }
 
+/// Captured in a CUDA graph and replayed: nothing comes back to the host, and the later merge
+/// passes' cooperative launch is captured too (segments of 2^20 and 100000 keys need them); in the
+/// general path (3005 segments) and the few-segments mode (the first five alone).
+TEST_F(StableSortSegments, SortsInACapturedGraph) {
+  CORANK_REQUIRE_GPU();
+  std::vector<std::size_t> sizes{std::size_t(1) << 20, 3, 100000, 0, 17};
+  for (int i = 0; i < 3000; ++i) sizes.push_back(rng() % 60);
+  for (bool few : {false, true}) {
+    SCOPED_TRACE(few ? "few segments" : "many segments");
+    expect_sorted_in_a_graph(
+        rng, few ? std::vector<std::size_t>(sizes.begin(), sizes.begin() + 5) : sizes);
+  }
+}
+
+/// More than 2^31 keys (64-bit offsets): one segment of 2^31 + 3 one-byte keys among short ones,
+/// checked by key counts and order. Runs where the device has the memory.
 TEST_F(StableSortSegments, SortsASegmentOfMoreThan2To31Keys) {
   CORANK_REQUIRE_GPU();
   const std::size_t huge = (std::size_t(1) << 31) + 3;

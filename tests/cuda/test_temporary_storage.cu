@@ -698,15 +698,29 @@ std::vector<std::int64_t> segment_offsets(std::mt19937_64& rng, std::size_t n,
   return offsets;
 }
 
+/// `count` segments (at most few_segments_max: the few-segments mode) of random lengths, an empty
+/// one among them, ending at most at n.
+std::vector<std::int64_t> few_segment_offsets(std::mt19937_64& rng, std::size_t n,
+                                              std::size_t count) {
+  std::vector<std::int64_t> offsets(count + 1);
+  for (auto& o : offsets) o = std::int64_t(rng() % (n + 1));
+  std::sort(offsets.begin(), offsets.end());
+  if (count > 1) offsets[1] = offsets[0];  // segment 0 empty
+  return offsets;
+}
+
 /// The four segmented sorts through `how`: the stable ones against std::stable_sort of each
-/// segment (pairs: keys and their positions), the unstable ones' keys against std::sort.
+/// segment (pairs: keys and their positions), the unstable ones' keys against std::sort. With
+/// `few` > 0, that many segments of random lengths (the few-segments mode), else segments up to
+/// `longest` keys.
 void check_segmented_sorts(std::mt19937_64& rng, std::size_t n, std::size_t longest, storage how,
-                           cudaStream_t stream, counting_resource* resource = nullptr) {
+                           cudaStream_t stream, counting_resource* resource = nullptr,
+                           std::size_t few = 0) {
   SCOPED_TRACE("n=" + std::to_string(n) + " longest=" + std::to_string(longest) +
-               " storage=" + std::to_string(int(how)));
+               " few=" + std::to_string(few) + " storage=" + std::to_string(int(how)));
   namespace cc = corank::cuda;
   const auto keys = random_u32(rng, n, 50);
-  const auto offsets = segment_offsets(rng, n, longest);
+  const auto offsets = few ? few_segment_offsets(rng, n, few) : segment_offsets(rng, n, longest);
   const std::size_t segments = offsets.size() - 1;
   std::vector<u32> order(n);
   std::iota(order.begin(), order.end(), 0u);
@@ -779,6 +793,12 @@ TEST_F(TemporaryStorage, SegmentedSortsGiveTheSameResultFromEverySource) {
     for (std::size_t longest : {std::size_t(30), std::size_t(20000)})
       for (storage how : {storage::cache, storage::resource, storage::buffer})
         check_segmented_sorts(rng, n, longest, how, s.stream, &resource);
+  constexpr std::size_t few_max =
+      corank::cuda::tuning::stable_segmented_policy<4, 0>::few_segments_max;
+  for (std::size_t n : {1, 5000, 300001})
+    for (std::size_t few : {std::size_t(1), std::size_t(3), few_max, few_max + 1})
+      for (storage how : {storage::cache, storage::resource, storage::buffer})
+        check_segmented_sorts(rng, n, 0, how, s.stream, &resource, few);
   resource.log.expect_balanced(s.stream);
   EXPECT_FALSE(resource.log.allocated.empty());
 }
@@ -793,13 +813,18 @@ TEST_F(TemporaryStorage, SegmentedSortsRefuseABufferBelowTheQuery) {
   device_buffer<u32> keys(random_u32(rng, n, 1000)), vals(n);
   const std::size_t stable_need = cc::stable_sort_segments_temp_bytes<u32, u32>(n, segments);
   const std::size_t unstable_need = cc::sort_segments_temp_bytes<u32>(n, segments);
-  device_buffer<unsigned char> temp(std::max(stable_need, unstable_need));
+  const std::size_t few_need = cc::stable_sort_segments_temp_bytes<u32, u32>(n, 2);
+  device_buffer<unsigned char> temp(std::max({stable_need, unstable_need, few_need}));
   EXPECT_EQ(cc::stable_sort_segments_by_key(keys.data(), vals.data(), n, d_offsets.data(), segments,
                                             temp.data(), stable_need - 1),
             cudaErrorInvalidValue);
   EXPECT_EQ(
       cc::sort_segments(keys.data(), n, d_offsets.data(), segments, temp.data(), unstable_need - 1),
       cudaErrorInvalidValue);
+  // Likewise in the few-segments mode (its own layout).
+  EXPECT_EQ(cc::stable_sort_segments_by_key(keys.data(), vals.data(), n, d_offsets.data(), 2,
+                                            temp.data(), few_need - 1),
+            cudaErrorInvalidValue);
   // Nothing to sort needs no storage: a null buffer of 0 bytes is enough.
   EXPECT_EQ(cc::stable_sort_segments_temp_bytes<u32>(0, 0), 0u);
   EXPECT_EQ(cc::sort_segments_temp_bytes<u32>(10, 0), 0u);

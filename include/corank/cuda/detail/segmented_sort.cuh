@@ -123,26 +123,35 @@ using stable_segmented_policy_for =
 /// staged kernel, the windows left to the merge kernel, the long segments' list (segment ids,
 /// first tiles, each tile's owner), and when there can be long segments an array of keys and of
 /// values for the merge passes (16 elements more, to start congruent with the caller's modulo 16
-/// bytes so that the passes' 16-byte copies serve both).
+/// bytes so that the passes' 16-byte copies serve both). In the few-segments mode (at most
+/// Policy::few_segments_max segments, every one listed as long) the counts and the long list
+/// alone, with a slot per segment: a segment of l keys has ceil(l / tile) <= l / tile + 1 tiles
+/// (tile: that mode's long tile, Policy::few_long_shape), so n / tile + num_segments tiles in
+/// all at most.
 template <class Key, class Value, class Policy = stable_segmented_policy_for<Key, Value>>
 struct stable_segments_layout {
   static constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
-  static constexpr std::size_t tile = Policy::tile, window = Policy::window;
-  std::size_t windows, long_slots, tile_slots;
+  static constexpr std::size_t window = Policy::window;
+  bool few;
+  std::size_t long_tile, windows, long_slots, tile_slots;
   temporary_layout all;
   temporary_part counts, starts, not_tiny, small_groups, warp_list, deferred, long_segments,
       long_first_tiles, tile_owners, keys, values;
   stable_segments_layout(std::size_t n, std::size_t num_segments)
-      : windows((n + window - 1) / window),
-        long_slots(std::min(num_segments, n / (window + 1))),
-        tile_slots(long_slots ? n / tile + long_slots : 0) {
+      : few(num_segments <= Policy::few_segments_max),
+        long_tile(few ? std::size_t(Policy::few_long_shape::tile) : Policy::tile),
+        windows(few ? 0 : (n + window - 1) / window),
+        long_slots(few ? num_segments : std::min(num_segments, n / (window + 1))),
+        tile_slots(long_slots ? n / long_tile + long_slots : 0) {
     counts = all.add<kernels::long_segment_counts>(1);
-    starts = all.add<std::size_t>(windows + 1);
-    not_tiny = all.add<unsigned char>(windows);
-    small_groups = all.add<unsigned>(Policy::stages::count * (num_segments / 32 + 1));
-    if (Policy::warp_registers > 0 && num_segments <= 0xffffffffu)
-      warp_list = all.add<unsigned>(num_segments);
-    deferred = all.add<unsigned>(windows);
+    if (!few) {
+      starts = all.add<std::size_t>(windows + 1);
+      not_tiny = all.add<unsigned char>(windows);
+      small_groups = all.add<unsigned>(Policy::stages::count * (num_segments / 32 + 1));
+      if (Policy::warp_registers > 0 && num_segments <= 0xffffffffu)
+        warp_list = all.add<unsigned>(num_segments);
+      deferred = all.add<unsigned>(windows);
+    }
     long_segments = all.add<std::size_t>(long_slots);
     long_first_tiles = all.add<std::size_t>(long_slots);
     tile_owners = all.add<unsigned>(tile_slots);
@@ -189,6 +198,69 @@ cudaError_t sort_staged_groups(std::index_sequence<Stage...>, Key* keys, Value* 
   return status;
 }
 
+/// What the long segments' kernels take: the caller's arrays and the passes' ones, the long
+/// list and its counts (on the device), and the most tiles there can be.
+template <class Key, class Value, class Offset>
+struct long_path_args {
+  Key* keys;
+  Value* vals;
+  Key* keys_tmp;
+  Value* vals_tmp;
+  std::size_t n;
+  const Offset* offsets;
+  kernels::long_segment_list longs;
+  kernels::long_segment_counts* counts;
+  std::size_t tile_slots;
+};
+
+/// The long segments listed on the device, in tiles of Shape (threads x items): the tiles sorted,
+/// then the merge passes the longest possible segment (n keys) needs, those past the longest
+/// listed one returning at once; from Policy::pass_launches on in one cooperative launch.
+template <class Shape, class Policy, class Key, class Value, class Offset, class Compare>
+cudaError_t sort_long_segments(const long_path_args<Key, Value, Offset>& a, Compare comp,
+                               cudaStream_t stream) {
+  constexpr int NT = Shape::threads, VT = Shape::items;
+  constexpr std::size_t tile = std::size_t(NT) * VT;
+  constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
+  const auto tile_kernel = kernels::stable_sort_long_tiles<NT, VT, Key, Value, Offset, Compare>;
+  const auto pass_kernel = kernels::stable_merge_long_runs<NT, VT, Key, Value, Offset, Compare>;
+  const auto passes_kernel =
+      kernels::stable_merge_long_runs_from<NT, VT, Key, Value, Offset, Compare>;
+  constexpr std::size_t tile_smem = sizeof(kernels::long_tile_smem<Key, Value, tile>);
+  constexpr std::size_t pass_smem = kernels::partitioned_smem<has_values, Key, Value>::bytes(tile);
+  unsigned resident[3] = {};
+  const cudaError_t setup = [&] {
+    CORANK_CUDA_TRY(resident_blocks(tile_kernel, NT, tile_smem, &resident[0]));
+    CORANK_CUDA_TRY(resident_blocks(passes_kernel, NT, pass_smem, &resident[2]));
+    return resident_blocks(pass_kernel, NT, pass_smem, &resident[1]);
+  }();
+  CORANK_CUDA_TRY(setup);
+  // Grids of up to Policy::merge_waves waves over the most tiles there can be (the blocks loop
+  // over the tiles counted on the device).
+  const auto grid = [&](unsigned resident_blocks) {
+    return unsigned(
+        std::min<std::size_t>(a.tile_slots, std::size_t(Policy::merge_waves) * resident_blocks));
+  };
+  tile_kernel<<<grid(resident[0]), NT, tile_smem, stream>>>(a.keys, a.vals, a.keys_tmp, a.vals_tmp,
+                                                            a.offsets, a.longs, a.counts, comp);
+  CORANK_CUDA_TRY(cudaGetLastError());
+  const int passes = kernels::merge_passes_for(a.n, tile);
+  const int launched = std::min(passes, Policy::pass_launches);
+  for (int pass = 0; pass < launched; ++pass) {
+    pass_kernel<<<grid(resident[1]), NT, pass_smem, stream>>>(
+        a.keys, a.vals, a.keys_tmp, a.vals_tmp, a.offsets, a.longs, a.counts, pass, comp);
+    CORANK_CUDA_TRY(cudaGetLastError());
+  }
+  if (launched == passes) return cudaSuccess;
+  // The later passes, in one wave of resident blocks (a grid barrier needs them all resident).
+  cudaLaunchAttribute cooperative{};
+  cooperative.id = cudaLaunchAttributeCooperative;
+  cooperative.val.cooperative = 1;
+  const cudaLaunchConfig_t config{dim3(resident[2]), dim3(NT), pass_smem, stream, &cooperative, 1};
+  return cudaLaunchKernelEx(&config, passes_kernel, a.keys, a.vals, a.keys_tmp, a.vals_tmp,
+                            a.offsets, a.longs, a.counts, launched, comp);
+}
+
 template <class Key, class Value, class Offset, class Compare,
           class Policy = stable_segmented_policy_for<Key, Value>>
 cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, const Offset* offsets,
@@ -222,24 +294,24 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   using short_smem = kernels::short_window_smem<Key, Policy::tile>;
   const auto short_kernel = kernels::stable_sort_short_windows<NT, VT, Key, Value, Offset, Compare>;
   const auto window_kernel = kernels::stable_sort_windows<NT, VT, Key, Value, Offset, Compare>;
-  const auto tile_kernel = kernels::stable_sort_long_tiles<NT, VT, Key, Value, Offset, Compare>;
-  const auto pass_kernel = kernels::stable_merge_long_runs<NT, VT, Key, Value, Offset, Compare>;
-  const auto passes_kernel =
-      kernels::stable_merge_long_runs_from<NT, VT, Key, Value, Offset, Compare>;
-  constexpr std::size_t tile_smem = sizeof(kernels::long_tile_smem<Key, Value, Policy::tile>);
-  constexpr std::size_t pass_smem =
-      kernels::partitioned_smem<has_values, Key, Value>::bytes(Policy::tile);
-  unsigned resident[3] = {};
-  const cudaError_t setup = [&] {
-    CORANK_CUDA_TRY(allow_smem(short_kernel, sizeof(short_smem)));
-    CORANK_CUDA_TRY(allow_smem(window_kernel, sizeof(window_smem)));
-    CORANK_CUDA_TRY(resident_blocks(tile_kernel, NT, tile_smem, &resident[0]));
-    CORANK_CUDA_TRY(resident_blocks(passes_kernel, NT, pass_smem, &resident[2]));
-    return resident_blocks(pass_kernel, NT, pass_smem, &resident[1]);
-  }();
-  CORANK_CUDA_TRY(setup);
   if (layout.windows > 0x7fffffffu || layout.tile_slots > 0x7fffffffu) return cudaErrorInvalidValue;
+  const long_path_args<Key, Value, Offset> long_path{keys,    vals,  keys_tmp, vals_tmp,         n,
+                                                     offsets, longs, counts,   layout.tile_slots};
 
+  if (layout.few) {
+    // Every segment to the long path: one listing kernel (it writes the counts whole), no short
+    // segments' kernels.
+    constexpr int list_threads = std::max<int>(32, (int(Policy::few_segments_max) + 31) / 32 * 32);
+    const unsigned list_blocks = unsigned(
+        std::min<std::size_t>((layout.tile_slots + list_threads - 1) / list_threads, 1024));
+    kernels::list_every_segment_as_long<list_threads><<<list_blocks, list_threads, 0, stream>>>(
+        offsets, num_segments, layout.long_tile, longs, counts);
+    CORANK_CUDA_TRY(cudaGetLastError());
+    return sort_long_segments<typename Policy::few_long_shape, Policy>(long_path, comp, stream);
+  }
+
+  CORANK_CUDA_TRY(allow_smem(short_kernel, sizeof(short_smem)));
+  CORANK_CUDA_TRY(allow_smem(window_kernel, sizeof(window_smem)));
   CORANK_CUDA_TRY(cudaMemsetAsync(counts, 0, sizeof(kernels::long_segment_counts), stream));
   constexpr unsigned st = 256;
   if constexpr (Policy::small_sort_max > 0) {
@@ -305,30 +377,7 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
       keys, vals, offsets, starts, Policy::window, deferred, counts, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   if (!layout.long_slots) return cudaSuccess;
-  // Grids of up to Policy::merge_waves waves over the most tiles there can be (the blocks loop
-  // over the tiles counted on the device).
-  const auto grid = [&](unsigned resident_blocks) {
-    return unsigned(std::min<std::size_t>(layout.tile_slots,
-                                          std::size_t(Policy::merge_waves) * resident_blocks));
-  };
-  tile_kernel<<<grid(resident[0]), NT, tile_smem, stream>>>(keys, vals, keys_tmp, vals_tmp, offsets,
-                                                            longs, counts, comp);
-  CORANK_CUDA_TRY(cudaGetLastError());
-  const int passes = kernels::merge_passes_for(n, Policy::tile);
-  const int launched = std::min(passes, Policy::pass_launches);
-  for (int pass = 0; pass < launched; ++pass) {
-    pass_kernel<<<grid(resident[1]), NT, pass_smem, stream>>>(keys, vals, keys_tmp, vals_tmp,
-                                                              offsets, longs, counts, pass, comp);
-    CORANK_CUDA_TRY(cudaGetLastError());
-  }
-  if (launched == passes) return cudaSuccess;
-  // The later passes, in one wave of resident blocks (a grid barrier needs them all resident).
-  cudaLaunchAttribute cooperative{};
-  cooperative.id = cudaLaunchAttributeCooperative;
-  cooperative.val.cooperative = 1;
-  const cudaLaunchConfig_t config{dim3(resident[2]), dim3(NT), pass_smem, stream, &cooperative, 1};
-  return cudaLaunchKernelEx(&config, passes_kernel, keys, vals, keys_tmp, vals_tmp, offsets, longs,
-                            counts, launched, comp);
+  return sort_long_segments<tuning::block_shape<NT, VT, 1>, Policy>(long_path, comp, stream);
 }
 
 }  // namespace corank::cuda::detail

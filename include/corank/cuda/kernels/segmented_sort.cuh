@@ -17,6 +17,7 @@
 #include "corank/cuda/block/bitonic_network.cuh"
 #include "corank/cuda/block/co_rank.cuh"
 #include "corank/cuda/block/load_store.cuh"
+#include "corank/cuda/block/scan.cuh"
 #include "corank/cuda/block/segmented_merge_sort.cuh"
 #include "corank/cuda/block/segmented_scan.cuh"
 #include "corank/cuda/kernels/bitonic_sort.cuh"
@@ -917,6 +918,48 @@ __device__ __forceinline__ window_segments claim_long_segment(const Offset* offs
   for (std::size_t t = threadIdx.x; t < tiles; t += NT)
     longs.tile_owner[claimed[1] + t] = unsigned(claimed[0]);
   return {lo, hi - 1, begin, unsigned(last_begin - begin)};
+}
+
+/// The few-segments mode (num_segments <= Threads, a thread per segment): every segment, of any
+/// length, empty ones too, is listed as long, in slot s for segment s, its first tile the sum of
+/// the tiles before it, and the counts are written whole (no memset before). Every block sums the
+/// tiles and writes the owners of its share of them (grid-stride); block 0 the list and the
+/// counts.
+template <int Threads, class Offset>
+__global__ void __launch_bounds__(Threads)
+    list_every_segment_as_long(const Offset* offsets, std::size_t num_segments, std::size_t tile,
+                               long_segment_list longs, long_segment_counts* counts) {
+  __shared__ block::sum_storage<Threads, unsigned long long> sum;
+  __shared__ unsigned long long first_tiles[Threads];
+  __shared__ unsigned long long longest;
+  const unsigned s = threadIdx.x;
+  if (s == 0) longest = 0;
+  const bool listed = s < num_segments;
+  const std::size_t size = listed ? std::size_t(offsets[s + 1]) - std::size_t(offsets[s]) : 0;
+  const unsigned long long tiles = (size + tile - 1) / tile;
+  unsigned long long total = 0;
+  const unsigned long long first = block::exclusive_sum<Threads>(tiles, sum, &total);
+  first_tiles[s] = first;
+  if (size) atomicMax(&longest, (unsigned long long)size);  // after the sum's barriers
+  __syncthreads();
+  if (blockIdx.x == 0) {
+    if (listed) longs.segment[s] = s, longs.first_tile[s] = first;
+    if (s == 0) *counts = long_segment_counts{num_segments, total, longest, 0, {}, 0};
+  }
+  // Tile t's owner: the last segment whose first tile is at most t (empty ones share the next
+  // one's first tile and come before it).
+  for (std::size_t t = std::size_t(blockIdx.x) * Threads + s; t < total;
+       t += std::size_t(gridDim.x) * Threads) {
+    unsigned lo = 0, hi = unsigned(num_segments);  // the first segment starting past t
+    while (lo < hi) {
+      const unsigned mid = (lo + hi) / 2;
+      if (first_tiles[mid] <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    longs.tile_owner[t] = lo - 1;
+  }
 }
 
 /// Shared memory of stable_sort_short_windows: a tile of keys (congruent with the caller's for
