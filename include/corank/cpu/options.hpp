@@ -66,6 +66,8 @@ class region_errors {
       if (!failed_.exchange(true)) first_ = std::current_exception();
     }
   }
+  /// Whether an item has thrown (a thread waiting on another's work stops waiting).
+  bool failed() const { return failed_.load(std::memory_order_relaxed); }
   /// After the region (its end orders the write of first_ before this read).
   void rethrow() const {
     if (first_) std::rethrow_exception(first_);

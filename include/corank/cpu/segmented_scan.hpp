@@ -34,10 +34,12 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -215,82 +217,142 @@ void with_steps(int steps, F&& f) {
   f(std::integral_constant<int, K>{});
 }
 
-/// Every step of the iteration on a[begin, end), a slice of whole segments, in sweeps of up to
-/// `per_pass` steps (temporal blocking: the slice stays in the core's caches between sweeps).
+/// Marks a cut at a segment head: no running values cross it.
+inline constexpr std::size_t no_handoff = static_cast<std::size_t>(-1);
+
+/// The running values that a slice ending inside a segment hands to the slice after it, one per
+/// step of a batch of steps. The slice after starts each sweep from the values of that sweep's
+/// steps once the slice before has published them: the values, then the count of steps done
+/// (release store; the reader's acquire load sees the values written before it).
+template <class T>
+class slice_handoffs {
+ public:
+  slice_handoffs(std::size_t handoffs, long long steps)
+      : steps_(static_cast<std::size_t>(steps)), values_(handoffs * steps_), done_(handoffs) {}
+
+  /// Steps [first, first + count) of handoff h: running[0 ... count).
+  void publish(std::size_t h, long long first, const T* running, int count) {
+    std::copy(running, running + count, values_.begin() + index(h, first));
+    done_[h].steps.store(first + count, std::memory_order_release);
+  }
+
+  /// Waits until steps [first, first + count) of handoff h are published and copies them to
+  /// running; false, without them, once the region has failed (the slice before may never come).
+  bool take(std::size_t h, long long first, T* running, int count,
+            const region_errors& errors) const {
+    for (int spins = 0; done_[h].steps.load(std::memory_order_acquire) < first + count; ++spins) {
+      if (errors.failed()) return false;
+      // Spin briefly, then give the core away: the slice before may be waiting for this one's
+      // core (more threads than cores).
+      if (spins >= spins_before_yield) std::this_thread::yield();
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+      else
+        _mm_pause();
+#endif
+    }
+    std::copy(values_.begin() + index(h, first), values_.begin() + index(h, first) + count,
+              running);
+    return true;
+  }
+
+  /// Before each batch of steps (between parallel regions).
+  void restart() {
+    for (auto& d : done_) d.steps.store(0, std::memory_order_relaxed);
+  }
+
+ private:
+  static constexpr int spins_before_yield = 256;
+  struct alignas(64) counter {  // one cache line each: the writer's stores stay off the others
+    std::atomic<long long> steps{0};
+  };
+  std::size_t index(std::size_t h, long long first) const {
+    return h * steps_ + static_cast<std::size_t>(first);
+  }
+  std::size_t steps_;
+  std::vector<T> values_;
+  std::vector<counter> done_;
+};
+
+/// Every step of a batch of the iteration on a[begin, end), in sweeps of up to `per_pass` steps
+/// (temporal blocking: the slice stays in the core's caches between sweeps). A slice that starts
+/// inside a segment (`from` names a handoff) continues, at every step, the running value that the
+/// slice before it ended that step with, which is the sequential loop's running value there; one
+/// that ends inside a segment (`to`) publishes its own the same way.
 template <class T, class Offset, class Op>
 void iterate_slice(T* a, const T* scale, std::size_t begin, std::size_t end, const Offset* offsets,
-                   std::size_t num_segments, long long iterations, int per_pass, Op& op) {
+                   std::size_t num_segments, long long steps, int per_pass, Op& op,
+                   std::size_t from, std::size_t to, slice_handoffs<T>& handoffs,
+                   const region_errors& errors) {
   const Offset* next_head = next_head_after(offsets, num_segments, begin);
-  for (long long done = 0; done < iterations;) {
-    const int steps = static_cast<int>(std::min<long long>(per_pass, iterations - done));
-    with_steps<tuning::iteration_most_steps_per_pass>(steps, [&](auto k) {
-      T running[decltype(k)::value] = {};  // unread: begin is a head
-      sweep_steps<decltype(k)::value>(a, scale, begin, end, next_head, false, running, op);
+  const bool continues = from != no_handoff;
+  for (long long done = 0; done < steps;) {
+    const int sweep = static_cast<int>(std::min<long long>(per_pass, steps - done));
+    bool failed = false;
+    with_steps<tuning::iteration_most_steps_per_pass>(sweep, [&](auto k) {
+      constexpr int K = decltype(k)::value;
+      T running[K] = {};  // unread where begin is a head
+      if (continues && !handoffs.take(from, done, running, K, errors)) {
+        failed = true;
+        return;
+      }
+      sweep_steps<K>(a, scale, begin, end, next_head, continues, running, op);
+      if (to != no_handoff) handoffs.publish(to, done, running, K);
     });
-    done += steps;
+    if (failed) return;
+    done += sweep;
   }
 }
 
-/// All the iterations in one parallel region: the slices of `cuts` (whole segments each) share
-/// nothing, so whichever thread takes a slice takes it through every iteration, largest slices
-/// first, with no barrier but the region's end. Each segment sees the sequential loop's
-/// operations in its order (results equal that loop's bit for bit). Several slices a thread,
-/// taken as threads come free: a thread that another process holds off its core, or two threads
-/// sharing one, delay only the slices they hold (a parallel region per 16 steps waited a
-/// scheduler slice at each end on a loaded machine; one region with one slice a thread ran
-/// 2-2.4x slower on 16 cores in 5 of 6 runs of two matrices, as if two threads shared a core).
-template <class T, class Offset, class Op>
-void iterate_slices(T* a, const T* scale, const std::vector<std::size_t>& cuts, int threads,
-                    const Offset* offsets, std::size_t num_segments, long long iterations,
-                    int per_pass, Op& op) {
-  std::vector<std::size_t> order(cuts.size() - 1);
-  for (std::size_t u = 0; u < order.size(); ++u) order[u] = u;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-    return cuts[x + 1] - cuts[x] > cuts[y + 1] - cuts[y];
-  });
-  const auto slices = static_cast<std::ptrdiff_t>(order.size());
-  region_errors errors;
-#pragma omp parallel num_threads(threads)
-  {
-    // Values shrink through the subnormal range: see options.hpp.
-    [[maybe_unused]] const flush_subnormals in_this_thread;
-#pragma omp for schedule(dynamic, 1)
-    for (std::ptrdiff_t i = 0; i < slices; ++i) {
-      const std::size_t u = order[static_cast<std::size_t>(i)];
-      if (cuts[u] < cuts[u + 1])
-        errors.run([&] {
-          iterate_slice(a, scale, cuts[u], cuts[u + 1], offsets, num_segments, iterations, per_pass,
-                        op);
-        });
-    }
-  }
-  errors.rethrow();
-}
+/// Slices of the iteration: slice u is a[cuts[u], cuts[u + 1]) (trailing ones empty); handoff[u]
+/// numbers the cuts inside a segment, where slice u - 1 hands its running values to slice u
+/// (no_handoff at heads and at both ends).
+struct iteration_slices {
+  std::vector<std::size_t> cuts, handoff;
+  std::size_t handoffs = 0;
 
-/// Cuts n elements at segment heads into at most `threads` slices (cuts.size() - 1 = threads,
-/// trailing ones empty), the largest as small as whole segments allow: the least capacity c
-/// (by bisection) for which slices filled greedily up to c, each ending at the last head within
-/// it, cover all n in `threads` slices. O(threads log(n) log(num_segments)).
+  std::size_t count() const { return cuts.size() - 1; }
+  std::size_t size(std::size_t u) const { return cuts[u + 1] - cuts[u]; }
+  bool joined(std::size_t u) const {
+    return handoff[u] != no_handoff || handoff[u + 1] != no_handoff;
+  }
+};
+
+/// Whether position pos (0 <= pos <= n) lies inside a segment rather than at a head.
 template <class Offset>
-std::vector<std::size_t> iteration_cuts(const Offset* offsets, std::size_t num_segments,
-                                        std::size_t n, int threads) {
-  const auto parts = static_cast<std::size_t>(threads);
-  std::vector<std::size_t> cuts(parts + 1, n);
-  // Fills cuts greedily with slices of at most `capacity` elements; whether they cover n.
+bool inside_segment(const Offset* offsets, std::size_t num_segments, std::size_t pos) {
+  // offsets[0] = 0 <= pos, so the offset before the next head is the last one <= pos.
+  return static_cast<std::size_t>(*(next_head_after(offsets, num_segments, pos) - 1)) != pos;
+}
+
+/// Cuts n elements into `slices` slices (trailing ones empty), the largest as small as the cuts
+/// allow: at segment heads, and anywhere inside a segment longer than `long_segment_items` (whose
+/// pieces are then pipelined, iterate_slices). The least capacity c (by bisection) for which
+/// slices filled greedily up to c cover all n: a slice ends c past its start when that lies
+/// inside a long segment, else at the last head within c. O(slices log(n) log(num_segments)).
+template <class Offset>
+iteration_slices iteration_cuts(const Offset* offsets, std::size_t num_segments, std::size_t n,
+                                std::size_t slices, std::size_t long_segment_items) {
+  iteration_slices s;
+  s.cuts.assign(slices + 1, n);
+  // Fills the cuts greedily with slices of at most `capacity` elements; whether they cover n.
   const auto fill = [&](std::size_t capacity) {
     std::size_t begin = 0;
-    cuts[0] = 0;
-    for (std::size_t u = 1; u <= parts; ++u) {
+    s.cuts[0] = 0;
+    for (std::size_t u = 1; u <= slices; ++u) {
       if (begin < n) {
-        // The last head (or n) at most capacity past begin; offsets[0] = 0 <= begin.
-        const Offset* h = next_head_after(offsets, num_segments, begin + capacity) - 1;
-        begin = std::max(begin, std::min(n, static_cast<std::size_t>(*h)));
+        const std::size_t reach = std::min(n, begin + capacity);
+        // The segment holding reach: [*(after - 1), *after) (after is past the offsets at n).
+        const Offset* after = next_head_after(offsets, num_segments, reach);
+        const auto head = static_cast<std::size_t>(*(after - 1));
+        const bool in_long = reach<n&& static_cast<std::size_t>(*after) - head> long_segment_items;
+        begin = in_long ? reach : std::max(begin, head);
       }
-      cuts[u] = begin;
+      s.cuts[u] = begin;
     }
     return begin == n;
   };
-  std::size_t low = (n + parts - 1) / parts, high = n;  // fill(high) covers n
+  // The end a slice reaches grows with its start and with c, so coverage does with c.
+  std::size_t low = (n + slices - 1) / slices, high = n;  // fill(high) covers n
   while (low < high) {
     const std::size_t mid = low + (high - low) / 2;
     if (fill(mid))
@@ -299,15 +361,140 @@ std::vector<std::size_t> iteration_cuts(const Offset* offsets, std::size_t num_s
       low = mid + 1;
   }
   fill(low);
-  return cuts;
+  s.handoff.assign(slices + 1, no_handoff);
+  for (std::size_t u = 1; u < slices; ++u)
+    if (inside_segment(offsets, num_segments, s.cuts[u])) s.handoff[u] = s.handoffs++;
+  return s;
 }
 
-/// The largest slice between cuts.
-inline std::size_t largest_slice(const std::vector<std::size_t>& cuts) {
+/// The largest slice.
+inline std::size_t largest_slice(const iteration_slices& s) {
   std::size_t largest = 0;
-  for (std::size_t u = 0; u + 1 < cuts.size(); ++u)
-    largest = std::max(largest, cuts[u + 1] - cuts[u]);
+  for (std::size_t u = 0; u < s.count(); ++u) largest = std::max(largest, s.size(u));
   return largest;
+}
+
+/// Steps a parallel region takes every slice through: all the iterations, unless the handoffs
+/// would hold more than tuning::iteration_handoff_bytes of running values (then as many whole
+/// passes as fit, at least one).
+template <class T>
+long long batch_steps(const iteration_slices& s, long long iterations, int per_pass) {
+  if (s.handoffs == 0) return iterations;
+  const auto fit =
+      static_cast<long long>(tuning::iteration_handoff_bytes / (s.handoffs * sizeof(T)));
+  return std::min(iterations, std::max<long long>(1, fit / per_pass) * per_pass);
+}
+
+/// The elements swept one after another on the slowest path through the slices, per sweep of a
+/// batch of `sweeps`: a slice alone, its length; P slices joined inside segments, their largest x
+/// (sweeps + P - 1) / sweeps (the last starts P - 1 sweeps after the first).
+inline double longest_path_items(const iteration_slices& s, long long sweeps) {
+  double longest = 0;
+  for (std::size_t u = 0; u < s.count();) {
+    std::size_t last = u, largest = s.size(u);
+    while (last + 1 < s.count() && s.handoff[last + 1] != no_handoff)
+      largest = std::max(largest, s.size(++last));
+    const double pieces = double(last - u + 1);
+    longest = std::max(longest, double(largest) * (double(sweeps) + pieces - 1) / double(sweeps));
+    u = last + 1;
+  }
+  return longest;
+}
+
+/// How a call of the iteration runs: its threads, its slices, the steps of each parallel region
+/// (batch), the steps of a sweep, and whether each step is a parallel scan of its own instead.
+struct iteration_plan {
+  int threads = 1;
+  iteration_slices slices;
+  long long batch = 0;
+  int per_pass = 1;
+  bool per_step = false;
+};
+
+/// The threads an iteration of `work` (elements x a pass's steps) takes: opt's (threads_for), and
+/// at most one per min_work_per_thread of it (0: no floor).
+inline int iteration_threads(std::size_t work, const options& opt,
+                             std::size_t min_work_per_thread) {
+  const int threads = threads_for(work, opt);
+  if (min_work_per_thread == 0) return threads;
+  const std::size_t by_work = (work + min_work_per_thread - 1) / min_work_per_thread;
+  return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads), by_work));
+}
+
+/// The plan of scaled_segmented_scan_iterations for n > 0 elements and iterations > 0: threads by
+/// iteration_threads, iteration_slices_per_thread slices a thread, none shorter than
+/// iteration_min_slice_items, segments longer than a thread's share cut (one thread: none is);
+/// the per-step scans when steps_per_pass is 1 or the slowest path through the slices exceeds
+/// iteration_largest_slice_shares of a thread's share.
+template <class T, class Offset>
+iteration_plan plan_iteration(std::size_t n, const Offset* offsets, std::size_t num_segments,
+                              long long iterations, const segmented_scan_options& opt,
+                              std::size_t min_work_per_thread) {
+  iteration_plan plan;
+  plan.per_pass = opt.steps_per_pass > 0 ? opt.steps_per_pass : tuning::iteration_steps_per_pass;
+  const std::size_t work =
+      n * static_cast<std::size_t>(std::min<long long>(plan.per_pass, iterations));
+  const auto most_threads =
+      static_cast<std::size_t>(iteration_threads(work, opt, min_work_per_thread));
+  const std::size_t slices =
+      std::max<std::size_t>(1, std::min(most_threads * tuning::iteration_slices_per_thread,
+                                        n / tuning::iteration_min_slice_items));
+  const std::size_t threads = std::min(most_threads, slices);
+  plan.threads = static_cast<int>(threads);
+  plan.slices = iteration_cuts(offsets, num_segments, n, slices, (n + threads - 1) / threads);
+  plan.batch = batch_steps<T>(plan.slices, iterations, plan.per_pass);
+  const long long sweeps = (plan.batch + plan.per_pass - 1) / plan.per_pass;
+  plan.per_step =
+      plan.per_pass == 1 || longest_path_items(plan.slices, sweeps) * double(threads) >
+                                double(tuning::iteration_largest_slice_shares) * double(n);
+  return plan;
+}
+
+/// All the iterations, plan.batch steps a parallel region (one region, unless the handoffs would
+/// outgrow tuning::iteration_handoff_bytes): whichever thread takes a slice takes it through every
+/// step of the region, with no barrier but the region's end. Each segment sees the sequential
+/// loop's operations in its order (results equal that loop's bit for bit). Several slices a
+/// thread, taken as threads come free: a thread that another process holds off its core, or two
+/// threads sharing one, delay only the slices they hold (a parallel region per 16 steps waited a
+/// scheduler slice at each end on a loaded machine; one region with one slice a thread ran 2-2.4x
+/// slower on 16 cores in 5 of 6 runs of two matrices, as if two threads shared a core). Slices
+/// are handed out from one counter, those joined inside segments first in their order, then the
+/// others largest first: a slice waits only on the one before it, handed out earlier and so
+/// already being swept by a thread of the region, whatever the number of threads the region gets.
+template <class T, class Offset, class Op>
+void iterate_slices(T* a, const T* scale, const iteration_plan& plan, const Offset* offsets,
+                    std::size_t num_segments, long long iterations, Op& op) {
+  const iteration_slices& s = plan.slices;
+  std::vector<std::size_t> order;
+  for (std::size_t u = 0; u < s.count(); ++u)
+    if (s.joined(u)) order.push_back(u);
+  const auto joined_end = static_cast<std::ptrdiff_t>(order.size());
+  for (std::size_t u = 0; u < s.count(); ++u)
+    if (!s.joined(u)) order.push_back(u);
+  std::stable_sort(order.begin() + joined_end, order.end(),
+                   [&](std::size_t x, std::size_t y) { return s.size(x) > s.size(y); });
+  slice_handoffs<T> handoffs(s.handoffs, plan.batch);
+  region_errors errors;
+  for (long long done = 0; done < iterations; done += plan.batch) {
+    const long long steps = std::min(plan.batch, iterations - done);
+    handoffs.restart();
+    std::atomic<std::size_t> next{0};
+#pragma omp parallel num_threads(plan.threads)
+    {
+      // Values shrink through the subnormal range: see options.hpp.
+      [[maybe_unused]] const flush_subnormals in_this_thread;
+      for (std::size_t i = next.fetch_add(1, std::memory_order_relaxed); i < order.size();
+           i = next.fetch_add(1, std::memory_order_relaxed)) {
+        const std::size_t u = order[i];
+        if (s.size(u) > 0)
+          errors.run([&] {
+            iterate_slice(a, scale, s.cuts[u], s.cuts[u + 1], offsets, num_segments, steps,
+                          plan.per_pass, op, s.handoff[u], s.handoff[u + 1], handoffs, errors);
+          });
+      }
+    }
+    errors.rethrow();
+  }
 }
 
 /// Whether `it` is a null pointer (never, for other iterators).
@@ -328,6 +515,25 @@ void check_scan(const InIt& in, const ScaleIt& scale, std::size_t n, const Offse
           n, is_null(in) || is_null(scale), is_null(out), offsets == nullptr, num_segments,
           iterations, steps_per_pass))
     throw std::invalid_argument(std::string("corank::cpu::") + error);
+}
+
+/// scaled_segmented_scan_iterations (below) with the floor of work per thread as a parameter
+/// (the tests and the floor's measurements set it).
+template <class T, class Offset, class Op>
+void scaled_segmented_scan_iterations(T* a, const T* scale, std::size_t n, const Offset* offsets,
+                                      std::size_t num_segments, long long iterations, Op op,
+                                      const segmented_scan_options& opt,
+                                      std::size_t min_work_per_thread) {
+  check_scan(a, scale, n, offsets, num_segments, a, iterations, opt.steps_per_pass);
+  if (n == 0 || iterations == 0) return;
+  const iteration_plan plan =
+      plan_iteration<T>(n, offsets, num_segments, iterations, opt, min_work_per_thread);
+  if (!plan.per_step) return iterate_slices(a, scale, plan, offsets, num_segments, iterations, op);
+  segmented_scan_options per_step = opt;
+  per_step.threads = plan.threads;
+  for (long long step = 0; step < iterations; ++step)
+    segmented_scan<false>(scaled_input<T>{a, scale}, n, offsets, num_segments, a, T{}, op,
+                          per_step);
 }
 
 }  // namespace detail
@@ -353,44 +559,26 @@ void segmented_exclusive_scan(InIt in, std::size_t n, const Offset* offsets,
 
 /// `iterations` steps of the sparse-matrix iteration in place: a = inclusive scan of a[i] *
 /// scale[i] (any associative op), then again on the result. Runs opt.steps_per_pass steps (at most
-/// corank::segmented_scan_most_steps_per_pass) in each sweep over a slice of whole segments
-/// (detail::iteration_cuts), each slice taken through every iteration by one thread
-/// (detail::iterate_slices: tuning::iteration_slices_per_thread slices a thread, none shorter than
-/// tuning::iteration_min_slice_items), unless whole segments leave a slice more than
-/// tuning::iteration_largest_slice_shares of a thread's share (or steps_per_pass is 1): then each
-/// step is a segmented_inclusive_scan of its own. The blocked form gives the
-/// sequential loop's result bit for bit (each segment is one thread's, in order); the per-step
-/// form may round differently in floating point where a segment spans a slice. The steps flush
+/// corank::segmented_scan_most_steps_per_pass) in each sweep over a slice (detail::iteration_cuts:
+/// whole segments, but a segment longer than a thread's share is cut into pieces), each slice
+/// taken through every iteration by one thread (detail::iterate_slices:
+/// tuning::iteration_slices_per_thread slices a thread, none shorter than
+/// tuning::iteration_min_slice_items; the pieces of a segment pipelined, each starting every step
+/// from the running value the piece before it ended that step with). Threads: opt's, at most one
+/// per tuning::iteration_min_work_per_thread elements x a pass's steps. When the slowest chain of
+/// pieces would take more than tuning::iteration_largest_slice_shares of a thread's share (few
+/// iterations for the pipeline to fill), or steps_per_pass is 1, each step is a
+/// segmented_inclusive_scan of its own instead. The blocked form gives the sequential loop's
+/// result bit for bit (each element sees that loop's operations in its order); the per-step form
+/// may round differently in floating point where a segment spans a slice. The steps flush
 /// subnormal results to zero (detail::flush_subnormals), in either form: a change below 1.2e-38 in
 /// f32 per value, and up to 94x the speed on an Intel Xeon where values underflow.
 template <class T, class Offset, class Op = corank::plus>
 void scaled_segmented_scan_iterations(T* a, const T* scale, std::size_t n, const Offset* offsets,
                                       std::size_t num_segments, long long iterations, Op op = {},
                                       const segmented_scan_options& opt = {}) {
-  detail::check_scan(a, scale, n, offsets, num_segments, a, iterations, opt.steps_per_pass);
-  if (n == 0 || iterations == 0) return;
-  const int per_pass =
-      opt.steps_per_pass > 0 ? opt.steps_per_pass : tuning::iteration_steps_per_pass;
-  // Slices of whole segments, iteration_slices_per_thread a thread, none shorter than
-  // iteration_min_slice_items; the per-step scans where whole segments leave a slice more than
-  // iteration_largest_slice_shares of a thread's share.
-  const std::size_t work = n * static_cast<std::size_t>(std::min<long long>(per_pass, iterations));
-  const auto most_threads = static_cast<std::size_t>(detail::threads_for(work, opt));
-  const std::size_t slices =
-      std::max<std::size_t>(1, std::min(most_threads * tuning::iteration_slices_per_thread,
-                                        n / tuning::iteration_min_slice_items));
-  const std::size_t threads = std::min(most_threads, slices);
-  const std::vector<std::size_t> cuts =
-      detail::iteration_cuts(offsets, num_segments, n, static_cast<int>(slices));
-  if (per_pass == 1 ||
-      detail::largest_slice(cuts) * threads > tuning::iteration_largest_slice_shares * n) {
-    for (long long step = 0; step < iterations; ++step)
-      detail::segmented_scan<false>(detail::scaled_input<T>{a, scale}, n, offsets, num_segments, a,
-                                    T{}, op, opt);
-    return;
-  }
-  detail::iterate_slices(a, scale, cuts, static_cast<int>(threads), offsets, num_segments,
-                         iterations, per_pass, op);
+  detail::scaled_segmented_scan_iterations(a, scale, n, offsets, num_segments, iterations, op, opt,
+                                           tuning::iteration_min_work_per_thread);
 }
 
 }  // namespace corank::cpu

@@ -71,20 +71,31 @@ inline constexpr std::ptrdiff_t sort_block_items = 16;
 /// tags' index has 32 bits).
 inline constexpr std::size_t sort_tagged_chunk_items = std::size_t(1) << 18;
 
-/// The sparse-matrix iteration (scaled_segmented_scan_iterations) cuts the elements into slices of
-/// whole segments, iteration_slices_per_thread a thread and none shorter than
-/// iteration_min_slice_items, and takes each slice through every iteration in sweeps of
-/// iteration_steps_per_pass steps (at most iteration_most_steps_per_pass: a kernel each); as a
-/// parallel scan per step when whole segments leave a slice more than
-/// iteration_largest_slice_shares of a thread's share (per-step scans balance any lengths but run
-/// 2-4x slower per step on 16 cores). On 16 cores (device host, 26 real matrices, 200 iterations)
-/// 16 slices a thread of at least 256 elements ran 0.035-0.051 ns per non-zero and iteration on 22
-/// matrices; 4 a thread or 1024 elements, 1.0-3x slower on the small ones; 128 elements 1.3x
-/// faster on the two smallest (2.4K and 3.2K non-zeros), alike elsewhere (docs/notes/cpu.md).
+/// The sparse-matrix iteration (scaled_segmented_scan_iterations) cuts the elements into slices
+/// (whole segments, a segment longer than a thread's share cut into pipelined pieces),
+/// iteration_slices_per_thread a thread and none shorter than iteration_min_slice_items, and takes
+/// each slice through every iteration in sweeps of iteration_steps_per_pass steps (at most
+/// iteration_most_steps_per_pass: a kernel each); as a parallel scan per step when the slowest
+/// chain of pieces would take more than iteration_largest_slice_shares of a thread's share
+/// (per-step scans balance any lengths but run 2-4x slower per step on 16 cores). On 16 cores
+/// (device host, 26 real matrices, 200 iterations) 16 slices a thread of at least 256 elements ran
+/// 0.035-0.051 ns per non-zero and iteration on 22 matrices; 4 a thread or 1024 elements, 1.0-3x
+/// slower on the small ones; 128 elements 1.3x faster on the two smallest (2.4K and 3.2K
+/// non-zeros), alike elsewhere (docs/notes/cpu.md).
 inline constexpr int iteration_steps_per_pass = 16;
 inline constexpr int iteration_most_steps_per_pass = corank::segmented_scan_most_steps_per_pass;
 inline constexpr std::size_t iteration_slices_per_thread = 16;
 inline constexpr std::size_t iteration_min_slice_items = 128;
 inline constexpr std::size_t iteration_largest_slice_shares = 2;
+
+/// The iteration takes at most one thread per this much work (elements x a pass's steps): a
+/// thread woken for less costs the call more than its share of the sweeps saves. Provisional,
+/// until measured on the 16-core host.
+inline constexpr std::size_t iteration_min_work_per_thread = std::size_t(8) << 10;
+
+/// The running values that pipelined pieces hand on (one per step and cut inside a segment) fill
+/// at most this many bytes; beyond, the iterations run in batches of steps, a parallel region
+/// each.
+inline constexpr std::size_t iteration_handoff_bytes = std::size_t(1) << 20;
 
 }  // namespace corank::cpu::tuning
