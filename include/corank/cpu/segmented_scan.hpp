@@ -344,7 +344,8 @@ iteration_slices iteration_cuts(const Offset* offsets, std::size_t num_segments,
         // The segment holding reach: [*(after - 1), *after) (after is past the offsets at n).
         const Offset* after = next_head_after(offsets, num_segments, reach);
         const auto head = static_cast<std::size_t>(*(after - 1));
-        const bool in_long = reach<n&& static_cast<std::size_t>(*after) - head> long_segment_items;
+        const bool in_long =
+            reach < n && long_segment_items < static_cast<std::size_t>(*after) - head;
         begin = in_long ? reach : std::max(begin, head);
       }
       s.cuts[u] = begin;
