@@ -547,30 +547,11 @@ __device__ __forceinline__ void warp_merge_segment(Key* keys, Value* vals, std::
   const unsigned mine = first < size ? min(size - first, unsigned(R)) : 0u;
   Key k[R];
   Value v[R];
-  // Loaded through the slots: a lane's own run lies R keys from its neighbour's, so loading it
-  // directly would touch a sector a lane per key; the group's lanes load consecutive keys.
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    const unsigned at = place + unsigned(r * G);
-    if (at < size) {
-      k[r] = keys[begin + at];
-      if constexpr (has_values) v[r] = vals[begin + at];
-    }
-  }
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    const unsigned at = place + unsigned(r * G);
-    if (at < size) {
-      g_keys[at] = k[r];
-      if constexpr (has_values) g_vals[at] = v[r];
-    }
-  }
-  __syncwarp();
 #pragma unroll
   for (int r = 0; r < R; ++r)
     if (unsigned(r) < mine) {
-      k[r] = g_keys[first + unsigned(r)];
-      if constexpr (has_values) v[r] = g_vals[first + unsigned(r)];
+      k[r] = keys[begin + first + unsigned(r)];
+      if constexpr (has_values) v[r] = vals[begin + first + unsigned(r)];
     }
   insertion_sort_registers(k, v, int(mine), comp);
 #pragma unroll
