@@ -89,9 +89,9 @@ inline constexpr std::size_t iteration_min_slice_items = 128;
 inline constexpr std::size_t iteration_largest_slice_shares = 2;
 
 /// The iteration takes at most one thread per this much work (elements x a pass's steps): a
-/// thread woken for less costs the call more than its share of the sweeps saves. Provisional,
-/// until measured on the 16-core host.
-inline constexpr std::size_t iteration_min_work_per_thread = std::size_t(8) << 10;
+/// thread woken for less costs the call more than its share of the sweeps saves. Larger floors
+/// left the smallest real matrices on too few threads on 16 cores (docs/notes/cpu.md).
+inline constexpr std::size_t iteration_min_work_per_thread = std::size_t(2) << 10;
 
 /// The running values that pipelined pieces hand on (one per step and cut inside a segment) fill
 /// at most this many bytes; beyond, the iterations run in batches of steps, a parallel region

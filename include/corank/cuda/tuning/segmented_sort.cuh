@@ -138,10 +138,11 @@ struct stable_segmented_policy {
   static constexpr int pass_launches = 3;
 #endif
   // Calls of at most few_segments_max segments skip the short segments' kernels (a dozen
-  // launches that find nothing to do in a call of a few long segments) and give every segment, of any length, to the long path (tiles, then merge
-  // passes); the host knows num_segments, so the choice costs no synchronisation. 64: the
-  // listing is one block of a thread per segment, and a call of 64 short segments is one small
-  // tile sort (docs/notes/segmented_sort.md, "Few segments"). 0: off.
+  // launches that find nothing to do in a call of a few long segments) and give every segment, of
+  // any length, to the long path (tiles, then merge passes); the host knows num_segments, so the
+  // choice costs no synchronisation. 64: the listing is one block of a thread per segment, and a
+  // call of 64 short segments is one small tile sort (docs/notes/segmented_sort.md, "Few
+  // segments"). 0: off.
   static constexpr std::size_t few_segments_max = 64;
   // The long path's tile in that mode: the windows' tile, as the other mode's. The merge sort's
   // larger tile saves passes, but its tile sort holds a block a multiprocessor, and it was
