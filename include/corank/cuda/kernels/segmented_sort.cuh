@@ -23,6 +23,7 @@
 #include "corank/cuda/kernels/bitonic_sort.cuh"
 #include "corank/cuda/kernels/merge.cuh"
 #include "corank/merge_path.hpp"
+#include "corank/merge_path_walk.hpp"
 
 namespace corank::cuda::kernels {
 
@@ -928,18 +929,12 @@ __global__ void __launch_bounds__(Threads)
     if (s == 0) *counts = long_segment_counts{num_segments, total, longest, 0, {}, 0};
   }
   // Tile t's owner: the last segment whose first tile is at most t (empty ones share the next
-  // one's first tile and come before it).
+  // one's first tile and come before it), one before the upper bound of t.
   for (std::size_t t = std::size_t(blockIdx.x) * Threads + s; t < total;
        t += std::size_t(gridDim.x) * Threads) {
-    unsigned lo = 0, hi = unsigned(num_segments);  // the first segment starting past t
-    while (lo < hi) {
-      const unsigned mid = (lo + hi) / 2;
-      if (first_tiles[mid] <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    longs.tile_owner[t] = lo - 1;
+    const unsigned past = corank::bound_within<true>(first_tiles, 0u, unsigned(num_segments),
+                                                     (unsigned long long)t, corank::less{});
+    longs.tile_owner[t] = past - 1;
   }
 }
 
