@@ -9,7 +9,7 @@
 // Build (repository root; CCCL 3.6's headers first for the newest CUB):
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr --extended-lambda -Ibuild/cccl/include
 //        -Iinclude [-DCORANK_SEGSORT_VARIANTS] scripts/segsort_variants.cu -o segsort_variants
-//   ./segsort_variants [keys|pairs|wide|single|mix|race] [--reps N] [--total N]
+//   ./segsort_variants [keys|pairs|wide|single|mix|groups|race] [--reps N] [--total N]
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -203,14 +203,14 @@ std::vector<offset> power_law(std::size_t n, std::mt19937_64& rng) {
 
 template <class Key, class Value, class Compare, class Make>
 void sweep(const char* what, const std::vector<std::size_t>& lengths, Make make, Compare comp,
-           bool with_cub) {
+           bool with_cub, const std::vector<std::size_t>& mixes = {16, 64, 128, 256, 512}) {
   std::mt19937_64 rng(7);
   std::vector<Key> k(total);
   for (auto& x : k) x = make(rng);
   for (std::size_t l : lengths)
     run_shape<Key, Value>(std::string(what) + " " + std::to_string(l), k, equal(l, total), comp,
                           with_cub);
-  for (std::size_t hi : {16, 64, 128, 256, 512})
+  for (std::size_t hi : mixes)
     run_shape<Key, Value>(std::string(what) + " U[1," + std::to_string(hi) + "]", k,
                           uniform(1, hi, total, rng), comp, with_cub);
   run_shape<Key, Value>(std::string(what) + " power law", k, power_law(total, rng), comp, with_cub);
@@ -260,11 +260,21 @@ int main(int argc, char** argv) {
     sweep<std::uint32_t, no_value>("u32", some, u32, corank::less{}, false);
     sweep<std::uint32_t, std::uint32_t>("u32/u32", some, u32, corank::less{}, false);
   }
+  if (set == "groups") {  // past a warp's merges: groups of warps, the windows, the long path
+    const std::vector<std::size_t> some = {256,  511,  512,  513,  600,  700,  768,  769,
+                                           900,  1024, 1025, 1200, 1408, 1409, 1536, 1537,
+                                           1700, 1920, 1921, 2048, 2500, 4096};
+    const std::vector<std::size_t> mixes = {512, 1024, 1920, 4096};
+    with_networks = false;
+    sweep<std::uint32_t, no_value>("u32", some, u32, corank::less{}, true, mixes);
+    sweep<std::uint32_t, std::uint32_t>("u32/u32", some, u32, corank::less{}, true, mixes);
+  }
   if (set == "race") {  // a few shapes of the warp kernels, small, the stable sort alone
     stable_only = true;
-    const std::vector<std::size_t> some = {100, 129, 200, 384, 512};
-    sweep<std::uint32_t, no_value>("u32", some, u32, corank::less{}, false);
-    sweep<std::uint32_t, std::uint32_t>("u32/u32", some, u32, corank::less{}, false);
+    const std::vector<std::size_t> some = {100, 129, 200, 384, 512, 600, 1100, 1700};
+    const std::vector<std::size_t> mixes = {16, 64, 128, 256, 512, 1920};
+    sweep<std::uint32_t, no_value>("u32", some, u32, corank::less{}, false, mixes);
+    sweep<std::uint32_t, std::uint32_t>("u32/u32", some, u32, corank::less{}, false, mixes);
   }
   if (set == "single") {  // one segment of 1M and 10M keys: the networks' large class
     reps = 3;

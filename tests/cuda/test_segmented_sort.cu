@@ -421,6 +421,44 @@ TEST_F(StableSortSegments, SortsEveryLengthOfFloatKeysStably) {
   }
 }
 
+/// Lengths past a warp's merges, to a window, that the groups of whole warps take: every length
+/// just past a warp's, each group width's run lengths (1.5 times and twice 8 keys a lane) +-1, the
+/// windows of keys alone and of pairs +-1, and lengths between at an odd stride; each in about 150
+/// segments (past the few-segments mode) with short and empty ones among them, keys alone and
+/// pairs (expect_stable_segments), u32 keys of few values and f32 keys of signed zeros
+/// (stability shows in the keys alone); then uniform mixes to a window and past it (long segments
+/// that flag the window of their head and leave its others to the window's sort).
+TEST_F(StableSortSegments, SortsEveryLengthTheGroupsOfWarpsTake) {
+  using policy = policy_of<std::uint32_t>;
+  const std::size_t warp_max = warp_merge_max<policy>;
+  std::vector<std::size_t> lengths;
+  for (std::size_t l = warp_max - 1; l <= warp_max + 20; ++l) lengths.push_back(l);
+  for (std::size_t lanes : {std::size_t(64), std::size_t(128)})
+    for (std::size_t run : {std::size_t(8), std::size_t(12), std::size_t(16)})
+      for (std::size_t d : {lanes * run - 1, lanes * run, lanes * run + 1}) lengths.push_back(d);
+  for (std::size_t window : {policy::window, policy_of<std::uint32_t, std::uint32_t>::window})
+    for (std::size_t d : {window - 1, window, window + 1}) lengths.push_back(d);
+  for (std::size_t l = warp_max + 21; l < policy::window; l += 97) lengths.push_back(l);
+  for (std::size_t length : lengths) {
+    std::vector<std::size_t> sizes(150, length);
+    sizes.insert(sizes.begin() + 75, {1, 3, 0, 2, 700});
+    std::size_t n = 0;
+    for (std::size_t s : sizes) n += s;
+    expect_stable_segments(random_keys<std::uint32_t>(rng, n, 30), offsets_of(sizes),
+                           corank::less{});
+    expect_stable_segments(signed_zeros<float>(rng, n), offsets_of<int>(sizes), corank::greater{});
+  }
+  for (std::size_t top : {2 * warp_max, policy::window, policy::window + 400}) {
+    std::vector<std::size_t> sizes;
+    for (std::size_t n = 0; n < 400000; n += sizes.back()) sizes.push_back(rng() % (top + 1));
+    std::size_t n = 0;
+    for (std::size_t s : sizes) n += s;
+    expect_stable_segments(random_keys<std::uint32_t>(rng, n, 1ull << 32), offsets_of(sizes),
+                           corank::less{});
+    expect_stable_segments(signed_zeros<float>(rng, n), offsets_of<int>(sizes), corank::less{});
+  }
+}
+
 /// Keys of 8 bytes alone, or of 4 with 4-byte values (the pairs of expect_stable_segments):
 /// through the lanes, the rank sort, the staged groups, the warp networks (keys whose ties are
 /// identical) and the merge windows.

@@ -373,5 +373,11 @@ struct block_sync {
 struct warp_sync {
   __device__ __forceinline__ void operator()() const { __syncwarp(); }
 };
+/// Barrier of a group of whole warps of a block: named barrier `id` (1 to 15; 0 is
+/// __syncthreads') of `threads` threads, a multiple of 32.
+struct warps_sync {
+  unsigned id, threads;
+  __device__ __forceinline__ void operator()() const { __barrier_sync_count(id, threads); }
+};
 
 }  // namespace corank::cuda::block

@@ -135,8 +135,8 @@ struct stable_segments_layout {
   bool few;
   std::size_t long_tile, windows, long_slots, tile_slots;
   temporary_layout all;
-  temporary_part counts, starts, not_tiny, small_groups, warp_list, deferred, long_segments,
-      long_first_tiles, tile_owners, keys, values;
+  temporary_part counts, starts, not_tiny, small_groups, warp_list, group_list, deferred,
+      long_segments, long_first_tiles, tile_owners, keys, values;
   stable_segments_layout(std::size_t n, std::size_t num_segments)
       : few(num_segments <= Policy::few_segments_max),
         long_tile(few ? std::size_t(Policy::few_long_shape::tile) : Policy::tile),
@@ -148,8 +148,14 @@ struct stable_segments_layout {
       starts = all.add<std::size_t>(windows + 1);
       not_tiny = all.add<unsigned char>(windows);
       small_groups = all.add<unsigned>(Policy::stages::count * (num_segments / 32 + 1));
-      if (Policy::warp_registers > 0 && num_segments <= 0xffffffffu)
+      if (Policy::warp_registers > 0 && num_segments <= 0xffffffffu) {
         warp_list = all.add<unsigned>(num_segments);
+        // Segments longer than a warp's merges hold, for the groups of warps.
+        if (Policy::warp_merge_group_widest > 32)
+          group_list = all.add<unsigned>(
+              std::min(num_segments,
+                       n / (std::size_t(Policy::warp_merge_widest) * Policy::warp_registers + 1)));
+      }
       deferred = all.add<unsigned>(windows);
     }
     long_segments = all.add<std::size_t>(long_slots);
@@ -321,7 +327,13 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
     // The longest segment listed for the warp kernel: the merges take segments a group cannot
     // hold by wider groups where the policy says so.
     constexpr int widest = warp_merges ? Policy::warp_merge_widest : Policy::warp_group;
-    constexpr int warp_max = widest * Policy::warp_registers;
+    // Longer ones by groups of whole warps, where the merges take whole warps.
+    constexpr int group_widest =
+        warp_merges && widest == 32 ? std::max(32, Policy::warp_merge_group_widest) : 32;
+    constexpr int warp_max =
+        group_widest > 32 ? int(std::min<std::size_t>(
+                                Policy::window, std::size_t(group_widest) * Policy::warp_registers))
+                          : widest * Policy::warp_registers;
     kernels::stable_sort_tiny_segments<Policy::tiny_sort_max, Policy::small_sort_above,
                                        typename Policy::stages, warp_max,
                                        Policy::skip_flagged_windows, Policy::tiny_blocks_per_sm,
@@ -351,11 +363,24 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
             kernels::stable_merge_wide_warp_segments<Policy::warp_registers, Policy::warp_group,
                                                      widest, Policy::warp_merge_fine_runs, Key,
                                                      Value, Offset, Compare>;
+        unsigned* group_list =
+            group_widest > 32 ? layout.group_list.template in<unsigned>(temp) : nullptr;
         unsigned wide_grid = 0;
         CORANK_CUDA_TRY(resident_blocks(wide_kernel, st, 0, &wide_grid));
         wide_kernel<<<wide_grid, st, 0, stream>>>(keys, vals, offsets, warp_list, not_tiny,
-                                                  Policy::window, counts, comp);
+                                                  Policy::window, group_list, counts, comp);
         CORANK_CUDA_TRY(cudaGetLastError());
+        if constexpr (group_widest > 32) {
+          const auto group_kernel =
+              kernels::stable_merge_warp_group_segments<Policy::warp_registers, group_widest,
+                                                        Policy::warp_merge_fine_runs, Key, Value,
+                                                        Offset, Compare>;
+          unsigned group_grid = 0;
+          CORANK_CUDA_TRY(resident_blocks(group_kernel, st, 0, &group_grid));
+          group_kernel<<<group_grid, st, 0, stream>>>(keys, vals, offsets, group_list, counts,
+                                                      comp);
+          CORANK_CUDA_TRY(cudaGetLastError());
+        }
       }
     }
     CORANK_CUDA_TRY(sort_staged_groups<Policy>(std::make_index_sequence<Policy::stages::count>{},

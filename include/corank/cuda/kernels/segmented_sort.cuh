@@ -330,6 +330,7 @@ struct long_segment_counts {
   unsigned long long segments, tiles, longest, deferred_windows;
   unsigned long long staged_groups[4];  // listed by stable_sort_tiny_segments, a list a stage
   unsigned long long warp_segments;     // likewise, for stable_sort_warp_segments
+  unsigned long long group_segments;    // by stable_merge_wide_warp_segments, for the warp groups
 };
 
 /// The long segments, in no particular order: segment ids, the index of each one's first tile,
@@ -536,11 +537,13 @@ struct run_padded {
 /// l R + R - 1 in its registers (stable insertion), then log2(G) rounds merge pairs of runs in the
 /// group's G x (R + 1) slots of s_keys / s_vals (run_padded; one co-rank and R steps of the
 /// sequential merge of merge_path.hpp per lane; the warp's slot 32 (R + 1) must be readable), and
-/// the lanes store the result from there, coalesced. All 32 lanes call it.
-template <int R, int G, class Key, class Value, class Compare>
+/// the lanes store the result from there, coalesced. All 32 lanes call it. Groups of more than 32
+/// lanes (whole warps, lane: the place in the group, s_keys / s_vals: the group's G (R + 1) + 1
+/// slots) wait on `sync`, their named barrier, where a warp waits on __syncwarp.
+template <int R, int G, class Key, class Value, class Compare, class Sync = block::warp_sync>
 __device__ __forceinline__ void warp_merge_segment(Key* keys, Value* vals, std::size_t begin,
                                                    unsigned size, unsigned lane, Key* s_keys,
-                                                   Value* s_vals, Compare comp) {
+                                                   Value* s_vals, Compare comp, Sync sync = {}) {
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   const unsigned place = lane % G, group = lane / G * unsigned(G * (R + 1)), first = place * R;
   const run_padded<Key, R> g_keys{s_keys + group, 0};
@@ -561,7 +564,7 @@ __device__ __forceinline__ void warp_merge_segment(Key* keys, Value* vals, std::
       g_keys[first + unsigned(r)] = k[r];
       if constexpr (has_values) g_vals[first + unsigned(r)] = v[r];
     }
-  __syncwarp();
+  sync();
   // The rounds stay a loop: unrolled, the kernels' bodies for each run length (R) and group width
   // outgrew the instruction cache, and mixed lengths, whose warps take different bodies in turn,
   // ran up to 2x slower (docs/notes/segmented_sort.md, "Merge rounds rolled").
@@ -583,7 +586,7 @@ __device__ __forceinline__ void warp_merge_segment(Key* keys, Value* vals, std::
         for (int r = 0; r < R; ++r)
           if (unsigned(r) < mine) v[r] = g_vals[index[r]];
     }
-    __syncwarp();
+    sync();
     if (merges)
 #pragma unroll
       for (int r = 0; r < R; ++r)
@@ -591,13 +594,13 @@ __device__ __forceinline__ void warp_merge_segment(Key* keys, Value* vals, std::
           g_keys[first + unsigned(r)] = k[r];
           if constexpr (has_values) g_vals[first + unsigned(r)] = v[r];
         }
-    __syncwarp();
+    sync();
   }
   for (unsigned at = place; at < size; at += G) {
     keys[begin + at] = g_keys[at];
     if constexpr (has_values) vals[begin + at] = g_vals[at];
   }
-  __syncwarp();  // the slots are free for the warp's next segments
+  sync();  // the slots are free for the warp's next segments
 }
 
 /// The next run length a lane may take in the warp merges: powers of two, or with Fine also one
@@ -616,16 +619,17 @@ __host__ __device__ constexpr bool is_merge_run(int r) {
 
 /// warp_merge_segment with the fewest keys per lane (R of next_merge_run's lengths, to MaxR) that
 /// hold the warp's longest segment in G lanes.
-template <int MaxR, int G, bool Fine, int R = 1, class Key, class Value, class Compare>
+template <int MaxR, int G, bool Fine, int R = 1, class Key, class Value, class Compare,
+          class Sync = block::warp_sync>
 __device__ __forceinline__ void warp_merge_segment_of(Key* keys, Value* vals, std::size_t begin,
                                                       unsigned size, unsigned longest,
                                                       unsigned lane, Key* s_keys, Value* s_vals,
-                                                      Compare comp) {
+                                                      Compare comp, Sync sync = {}) {
   if constexpr (R < MaxR)
     if (longest > unsigned(G * R))
       return warp_merge_segment_of<MaxR, G, Fine, next_merge_run<Fine>(R)>(
-          keys, vals, begin, size, longest, lane, s_keys, s_vals, comp);
-  warp_merge_segment<R, G>(keys, vals, begin, size, lane, s_keys, s_vals, comp);
+          keys, vals, begin, size, longest, lane, s_keys, s_vals, comp, sync);
+  warp_merge_segment<R, G>(keys, vals, begin, size, lane, s_keys, s_vals, comp, sync);
 }
 
 /// The segments of a warp's lanes (begin and size: each lane's own; 0: none) that are longer than
@@ -658,6 +662,51 @@ __device__ __forceinline__ void merge_in_wider_groups(Key* keys, Value* vals, st
   if constexpr (W < Widest)
     merge_in_wider_groups<R, G, Widest, Fine, 2 * W>(keys, vals, begin, size, lane, s_keys, s_vals,
                                                      comp);
+}
+
+/// The segments merge_in_warp_groups takes at one group width, in a block's shared memory.
+struct warp_group_list {
+  unsigned count;
+  unsigned size[256];
+  std::size_t begin[256];
+};
+
+/// The segments of a block's threads (begin and size: each thread's own; 0: none) longer than a
+/// warp's merges hold (32 x R keys), up to Widest x R, merged by groups of W = 64, 128, ... lanes
+/// (whole warps, each group on a named barrier of its own; the narrowest that holds each), 256 / W
+/// at a time, through the block's slots (a group of warps takes its warps' rows). Every thread of
+/// the block calls it; where it merged, it ends on a barrier, so that the slots are free again.
+/// Before it, one warp's lanes idled through rounds of the window's whole tile for these.
+template <int R, int Widest, bool Fine, int W = 64, class Key, class Value, class Compare,
+          class Slots>
+__device__ __forceinline__ void merge_in_warp_groups(Key* keys, Value* vals, std::size_t begin,
+                                                     unsigned size, Slots& slots,
+                                                     warp_group_list& list, Compare comp) {
+  static_assert(64 <= W && W <= Widest && Widest <= 256 && (W & (W - 1)) == 0,
+                "groups of a power of two of whole warps, up to the block");
+  constexpr int above = W / 2 * R;  // the longest a narrower group takes
+  static_assert(is_merge_run<Fine>(above / W), "wider groups start where the narrower end");
+  constexpr int first_run = next_merge_run<Fine>(above / W);  // above / W lanes' runs hold none
+  const bool takes = size > unsigned(above) && size <= unsigned(W * R);
+  if (__syncthreads_or(takes)) {
+    if (threadIdx.x == 0) list.count = 0;
+    __syncthreads();
+    if (takes) {  // the order within a block is free: each segment is merged alone
+      const unsigned at = atomicAdd(&list.count, 1u);
+      list.begin[at] = begin;
+      list.size[at] = size;
+    }
+    __syncthreads();
+    const unsigned group = threadIdx.x / W, warps = W / 32;
+    const block::warps_sync sync{1 + group, unsigned(W)};
+    for (unsigned i = group; i < list.count; i += 256 / W)
+      warp_merge_segment_of<R, W, Fine, first_run>(
+          keys, vals, list.begin[i], list.size[i], list.size[i], threadIdx.x % W,
+          slots.keys[group * warps], slots.values_of(group * warps), comp, sync);
+    __syncthreads();
+  }
+  if constexpr (W < Widest)
+    merge_in_warp_groups<R, Widest, Fine, 2 * W>(keys, vals, begin, size, slots, list, comp);
 }
 
 /// The segments stable_sort_tiny_segments listed for the registers (counts->warp_segments of
@@ -741,33 +790,74 @@ __global__ void __launch_bounds__(256, 2)
 }
 
 /// The listed segments that a group of G lanes cannot hold (more than G x R keys, up to Widest x
-/// R), merged by wider groups (merge_in_wider_groups): a warp takes 32 list
-/// entries at a time, a lane each. A kernel apart from stable_merge_warp_segments: both in one held
-/// more registers than the launch bounds allow, and mixed lengths ran 2-3x slower for the spills.
-/// At G lanes they would flag their windows, whose sort costs every segment there the rounds of a
-/// whole tile.
+/// R), merged by wider groups (merge_in_wider_groups): a warp takes 32 list entries at a time, a
+/// lane each. Those longer than a warp holds (the list's longest, up to a window) are listed in
+/// group_list (when not null) for stable_merge_warp_group_segments. A kernel apart from
+/// stable_merge_warp_segments: both in one held more registers than the launch bounds allow, and
+/// mixed lengths ran 2-3x slower for the spills. At G lanes they would flag their windows, whose
+/// sort costs every segment there the rounds of a whole tile.
 template <int R, int G, int Widest, bool FineRuns, class Key, class Value, class Offset,
           class Compare>
 __global__ void __launch_bounds__(256, 2)
     stable_merge_wide_warp_segments(Key* keys, Value* vals, const Offset* offsets,
                                     const unsigned* warp_list, const unsigned char* not_tiny,
-                                    std::size_t window, const long_segment_counts* counts,
-                                    Compare comp) {
+                                    std::size_t window, unsigned* group_list,
+                                    long_segment_counts* counts, Compare comp) {
   __shared__ warp_merge_slots<R, Key, Value> slots;
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const std::size_t count = counts->warp_segments;
   const std::size_t step = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t w = std::size_t(blockIdx.x) * blockDim.x + 32 * warp; w < count; w += step) {
     std::size_t begin = 0;
-    unsigned size = 0;
+    unsigned size = 0, s = 0;
     if (w + lane < count) {
-      const unsigned s = warp_list[w + lane];
+      s = warp_list[w + lane];
       begin = std::size_t(offsets[s]);
       size = unsigned(std::size_t(offsets[s + 1]) - begin);
       if (size <= unsigned(G * R) || not_tiny[begin / window]) size = 0;
     }
+    if (group_list) {
+      const bool longer = size > unsigned(Widest * R);
+      const unsigned listed = __ballot_sync(0xffffffffu, longer);
+      unsigned long long first = 0;
+      if (listed && lane == 0)
+        first = atomicAdd(&counts->group_segments, (unsigned long long)__popc(listed));
+      first = __shfl_sync(0xffffffffu, first, 0);
+      if (longer) group_list[first + __popc(listed & ((1u << lane) - 1))] = s;
+    }
     merge_in_wider_groups<R, G, Widest, FineRuns>(keys, vals, begin, size, lane, slots.keys[warp],
                                                   slots.values_of(warp), comp);
+  }
+}
+
+/// The segments stable_merge_wide_warp_segments listed (longer than a warp holds, 32 x R keys,
+/// up to GroupWidest x R), merged by groups of whole warps (merge_in_warp_groups): a block takes
+/// an even share of the list, an entry a thread at a time. A kernel of its own: in that one
+/// it spilled.
+template <int R, int GroupWidest, bool FineRuns, class Key, class Value, class Offset,
+          class Compare>
+__global__ void __launch_bounds__(256, 2)
+    stable_merge_warp_group_segments(Key* keys, Value* vals, const Offset* offsets,
+                                     const unsigned* group_list, const long_segment_counts* counts,
+                                     Compare comp) {
+  __shared__ warp_merge_slots<R, Key, Value> slots;
+  __shared__ warp_group_list groups;
+  // An even share of the list a block, 256 entries at a time: with 256 entries a block in turn,
+  // a list shorter than the grid's threads (or the last turn of a longer one) left most blocks
+  // idle, and each group merged its many segments one after another.
+  const std::size_t count = counts->group_segments;
+  const std::size_t share = (count + gridDim.x - 1) / gridDim.x;
+  const std::size_t first = std::size_t(blockIdx.x) * share, last = std::min(count, first + share);
+  // Block-uniform trip counts: the groups' barriers and the block's.
+  for (std::size_t base = first; base < last; base += blockDim.x) {
+    std::size_t begin = 0;
+    unsigned size = 0;
+    if (base + threadIdx.x < last) {
+      const unsigned s = group_list[base + threadIdx.x];
+      begin = std::size_t(offsets[s]);
+      size = unsigned(std::size_t(offsets[s + 1]) - begin);
+    }
+    merge_in_warp_groups<R, GroupWidest, FineRuns>(keys, vals, begin, size, slots, groups, comp);
   }
 }
 

@@ -119,6 +119,12 @@ struct stable_segmented_policy {
   // merge rounds are rolled: 257-512 keys and mixes to U[1,512] faster, 129-256 within 2% of
   // groups of 16 alone (docs/notes/segmented_sort.md, "Wider groups", "Merge rounds rolled").
   static constexpr int warp_merge_widest = 32;
+  // Segments longer than a warp holds (warp_merge_widest x warp_registers keys), up to a window,
+  // are merged by groups of 2, 4, ... whole warps, to warp_merge_group_widest lanes (named
+  // barriers), instead of flagging their window, whose block sorts a tile of twice the window:
+  // u32 513-1920 keys 1.2-2.1x faster, pairs 1.1-1.6x but 1025 keys 3% slower
+  // (docs/notes/segmented_sort.md, "Groups of whole warps"). 32: none.
+  static constexpr int warp_merge_group_widest = 128;
   static constexpr bool warp_merge_fine_runs = KeyBytes + ValueBytes <= 4;
   // sort_segments (not stable) takes this sort: its bitonic networks were slower at most lengths
   // (up to 10x at 33-64 keys) and give a segment longer than 8192 keys to one block (one of 10M
