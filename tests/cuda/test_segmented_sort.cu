@@ -422,7 +422,7 @@ TEST_F(StableSortSegments, SortsEveryLengthOfFloatKeysStably) {
 }
 
 /// Lengths past a warp's merges, to a window, that the groups of whole warps take: every length
-/// just past a warp's, each group width's run lengths (1.5 times and twice 8 keys a lane) +-1, the
+/// just past a warp's, each group width's run lengths (8, 12, 16, 24 keys a lane) +-1, the
 /// windows of keys alone and of pairs +-1, and lengths between at an odd stride; each in about 150
 /// segments (past the few-segments mode) with short and empty ones among them, keys alone and
 /// pairs (expect_stable_segments), u32 keys of few values and f32 keys of signed zeros
@@ -434,8 +434,9 @@ TEST_F(StableSortSegments, SortsEveryLengthTheGroupsOfWarpsTake) {
   std::vector<std::size_t> lengths;
   for (std::size_t l = warp_max - 1; l <= warp_max + 20; ++l) lengths.push_back(l);
   for (std::size_t lanes : {std::size_t(64), std::size_t(128)})
-    for (std::size_t run : {std::size_t(8), std::size_t(12), std::size_t(16)})
-      for (std::size_t d : {lanes * run - 1, lanes * run, lanes * run + 1}) lengths.push_back(d);
+    for (std::size_t run : {std::size_t(8), std::size_t(12), std::size_t(16), std::size_t(24)})
+      for (std::size_t d : {lanes * run - 1, lanes * run, lanes * run + 1})
+        if (d <= policy::window + 1) lengths.push_back(d);
   for (std::size_t window : {policy::window, policy_of<std::uint32_t, std::uint32_t>::window})
     for (std::size_t d : {window - 1, window, window + 1}) lengths.push_back(d);
   for (std::size_t l = warp_max + 21; l < policy::window; l += 97) lengths.push_back(l);

@@ -267,6 +267,39 @@ cudaError_t sort_long_segments(const long_path_args<Key, Value, Offset>& a, Comp
                             a.offsets, a.longs, a.counts, launched, comp);
 }
 
+/// One launch of kernels::stable_merge_warp_group_segments: the listed segments that groups of
+/// FirstWidth to Widest lanes of up to R keys take, from Above keys.
+template <int R, int Above, int FirstWidth, int Widest, bool Fine, class Key, class Value,
+          class Offset, class Compare>
+cudaError_t launch_warp_groups(Key* keys, Value* vals, const Offset* offsets,
+                               const unsigned* group_list,
+                               const kernels::long_segment_counts* counts, Compare comp,
+                               unsigned threads, cudaStream_t stream) {
+  const auto kernel = kernels::stable_merge_warp_group_segments<R, Above, FirstWidth, Widest, Fine,
+                                                                Key, Value, Offset, Compare>;
+  unsigned grid = 0;
+  CORANK_CUDA_TRY(resident_blocks(kernel, threads, 0, &grid));
+  kernel<<<grid, threads, 0, stream>>>(keys, vals, offsets, group_list, counts, comp);
+  return cudaGetLastError();
+}
+
+/// Groups of 64 lanes for each run length after Prev to Longest (next_merge_run's), a launch each:
+/// the segments that 64 lanes of the run before cannot hold. One run length a kernel: with all
+/// of them in one, the kernel's registers spilled.
+template <int Prev, int Longest, bool Fine, class Key, class Value, class Offset, class Compare>
+cudaError_t launch_longer_runs(Key* keys, Value* vals, const Offset* offsets,
+                               const unsigned* group_list,
+                               const kernels::long_segment_counts* counts, Compare comp,
+                               unsigned threads, cudaStream_t stream) {
+  constexpr int run = kernels::next_merge_run<Fine>(Prev);
+  CORANK_CUDA_TRY((launch_warp_groups<run, 64 * Prev, 64, 64, Fine>(
+      keys, vals, offsets, group_list, counts, comp, threads, stream)));
+  if constexpr (run < Longest)
+    return launch_longer_runs<run, Longest, Fine>(keys, vals, offsets, group_list, counts, comp,
+                                                  threads, stream);
+  return cudaSuccess;
+}
+
 template <class Key, class Value, class Offset, class Compare,
           class Policy = stable_segmented_policy_for<Key, Value>>
 cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, const Offset* offsets,
@@ -330,10 +363,11 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
     // Longer ones by groups of whole warps, where the merges take whole warps.
     constexpr int group_widest =
         warp_merges && widest == 32 ? std::max(32, Policy::warp_merge_group_widest) : 32;
+    constexpr int warp_holds = widest * Policy::warp_registers;
+    constexpr int group_holds =
+        std::max(64 * Policy::warp_group_registers, group_widest * Policy::warp_registers);
     constexpr int warp_max =
-        group_widest > 32 ? int(std::min<std::size_t>(
-                                Policy::window, std::size_t(group_widest) * Policy::warp_registers))
-                          : widest * Policy::warp_registers;
+        group_widest > 32 ? int(std::min<std::size_t>(Policy::window, group_holds)) : warp_holds;
     kernels::stable_sort_tiny_segments<Policy::tiny_sort_max, Policy::small_sort_above,
                                        typename Policy::stages, warp_max,
                                        Policy::skip_flagged_windows, Policy::tiny_blocks_per_sm,
@@ -371,15 +405,23 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
                                                   Policy::window, group_list, counts, comp);
         CORANK_CUDA_TRY(cudaGetLastError());
         if constexpr (group_widest > 32) {
-          const auto group_kernel =
-              kernels::stable_merge_warp_group_segments<Policy::warp_registers, group_widest,
-                                                        Policy::warp_merge_fine_runs, Key, Value,
-                                                        Offset, Compare>;
-          unsigned group_grid = 0;
-          CORANK_CUDA_TRY(resident_blocks(group_kernel, st, 0, &group_grid));
-          group_kernel<<<group_grid, st, 0, stream>>>(keys, vals, offsets, group_list, counts,
-                                                      comp);
-          CORANK_CUDA_TRY(cudaGetLastError());
+          constexpr int r = Policy::warp_registers, longer = Policy::warp_group_registers;
+          constexpr bool fine = Policy::warp_merge_fine_runs;
+          if constexpr (longer == r) {
+            CORANK_CUDA_TRY((launch_warp_groups<r, warp_holds, 64, group_widest, fine>(
+                keys, vals, offsets, group_list, counts, comp, st, stream)));
+          } else {
+            // Lanes of more keys only where 64 lanes of r keys do not hold a segment and 64 of
+            // `longer` do: their registers spill, and the lengths that need none ran 4-8% slower
+            // in them (docs/notes/segmented_sort.md, "Groups of whole warps").
+            CORANK_CUDA_TRY((launch_warp_groups<r, warp_holds, 64, 64, fine>(
+                keys, vals, offsets, group_list, counts, comp, st, stream)));
+            CORANK_CUDA_TRY((launch_longer_runs<r, longer, fine>(keys, vals, offsets, group_list,
+                                                                 counts, comp, st, stream)));
+            if constexpr (group_widest * r > 64 * longer)
+              CORANK_CUDA_TRY((launch_warp_groups<r, 64 * longer, 128, group_widest, fine>(
+                  keys, vals, offsets, group_list, counts, comp, st, stream)));
+          }
         }
       }
     }

@@ -671,23 +671,23 @@ struct warp_group_list {
   std::size_t begin[256];
 };
 
-/// The segments of a block's threads (begin and size: each thread's own; 0: none) longer than a
-/// warp's merges hold (32 x R keys), up to Widest x R, merged by groups of W = 64, 128, ... lanes
+/// The segments of a block's threads (begin and size: each thread's own; 0: none) longer than
+/// Above keys (what a warp's merges hold, or a narrower group), up to Widest x R, merged by groups
+/// of W = 64, 128, ... lanes of up to R keys each
 /// (whole warps, each group on a named barrier of its own; the narrowest that holds each), 256 / W
 /// at a time, through the block's slots (a group of warps takes its warps' rows). Every thread of
 /// the block calls it; where it merged, it ends on a barrier, so that the slots are free again.
 /// Before it, one warp's lanes idled through rounds of the window's whole tile for these.
-template <int R, int Widest, bool Fine, int W = 64, class Key, class Value, class Compare,
-          class Slots>
+template <int R, int Widest, bool Fine, int Above, int W = 64, class Key, class Value,
+          class Compare, class Slots>
 __device__ __forceinline__ void merge_in_warp_groups(Key* keys, Value* vals, std::size_t begin,
                                                      unsigned size, Slots& slots,
                                                      warp_group_list& list, Compare comp) {
   static_assert(64 <= W && W <= Widest && Widest <= 256 && (W & (W - 1)) == 0,
                 "groups of a power of two of whole warps, up to the block");
-  constexpr int above = W / 2 * R;  // the longest a narrower group takes
-  static_assert(is_merge_run<Fine>(above / W), "wider groups start where the narrower end");
-  constexpr int first_run = next_merge_run<Fine>(above / W);  // above / W lanes' runs hold none
-  const bool takes = size > unsigned(above) && size <= unsigned(W * R);
+  static_assert(is_merge_run<Fine>(Above / W), "wider groups start where the narrower end");
+  constexpr int first_run = next_merge_run<Fine>(Above / W);  // Above / W lanes' runs hold none
+  const bool takes = size > unsigned(Above) && size <= unsigned(W * R);
   if (__syncthreads_or(takes)) {
     if (threadIdx.x == 0) list.count = 0;
     __syncthreads();
@@ -706,7 +706,7 @@ __device__ __forceinline__ void merge_in_warp_groups(Key* keys, Value* vals, std
     __syncthreads();
   }
   if constexpr (W < Widest)
-    merge_in_warp_groups<R, Widest, Fine, 2 * W>(keys, vals, begin, size, slots, list, comp);
+    merge_in_warp_groups<R, Widest, Fine, W * R, 2 * W>(keys, vals, begin, size, slots, list, comp);
 }
 
 /// The segments stable_sort_tiny_segments listed for the registers (counts->warp_segments of
@@ -830,12 +830,13 @@ __global__ void __launch_bounds__(256, 2)
   }
 }
 
-/// The segments stable_merge_wide_warp_segments listed (longer than a warp holds, 32 x R keys,
-/// up to GroupWidest x R), merged by groups of whole warps (merge_in_warp_groups): a block takes
+/// The segments stable_merge_wide_warp_segments listed (longer than a warp holds) that groups of
+/// FirstWidth to GroupWidest lanes of up to R keys take, from Above keys (merge_in_warp_groups;
+/// others are left to the kernel's other launches): a block takes
 /// an even share of the list, an entry a thread at a time. A kernel of its own: in that one
 /// it spilled.
-template <int R, int GroupWidest, bool FineRuns, class Key, class Value, class Offset,
-          class Compare>
+template <int R, int Above, int FirstWidth, int GroupWidest, bool FineRuns, class Key, class Value,
+          class Offset, class Compare>
 __global__ void __launch_bounds__(256, 2)
     stable_merge_warp_group_segments(Key* keys, Value* vals, const Offset* offsets,
                                      const unsigned* group_list, const long_segment_counts* counts,
@@ -857,7 +858,8 @@ __global__ void __launch_bounds__(256, 2)
       begin = std::size_t(offsets[s]);
       size = unsigned(std::size_t(offsets[s + 1]) - begin);
     }
-    merge_in_warp_groups<R, GroupWidest, FineRuns>(keys, vals, begin, size, slots, groups, comp);
+    merge_in_warp_groups<R, GroupWidest, FineRuns, Above, FirstWidth>(keys, vals, begin, size,
+                                                                      slots, groups, comp);
   }
 }
 

@@ -125,6 +125,10 @@ struct stable_segmented_policy {
   // u32 513-1920 keys 1.2-2.1x faster, pairs 1.1-1.6x but 1025 keys 3% slower
   // (docs/notes/segmented_sort.md, "Groups of whole warps"). 32: none.
   static constexpr int warp_merge_group_widest = 128;
+  // Keys a lane of those groups merges, at most: 4-byte keys to 24 (runs of 1.5 x 16), so that
+  // 1025-1536 keys take 64 lanes, not 128: 1.25-1.3x faster (a kernel a run length from 16 on).
+  static constexpr int warp_group_registers =
+      KeyBytes + ValueBytes <= 4 && warp_registers == 16 ? 24 : warp_registers;
   static constexpr bool warp_merge_fine_runs = KeyBytes + ValueBytes <= 4;
   // sort_segments (not stable) takes this sort: its bitonic networks were slower at most lengths
   // (up to 10x at 33-64 keys) and give a segment longer than 8192 keys to one block (one of 10M
