@@ -848,7 +848,8 @@ __global__ void __launch_bounds__(256, 2)
   // idle, and each group merged its many segments one after another.
   const std::size_t count = counts->group_segments;
   const std::size_t share = (count + gridDim.x - 1) / gridDim.x;
-  const std::size_t first = std::size_t(blockIdx.x) * share, last = std::min(count, first + share);
+  const std::size_t first = std::size_t(blockIdx.x) * share;
+  const std::size_t last = first + share < count ? first + share : count;
   // Block-uniform trip counts: the groups' barriers and the block's.
   for (std::size_t base = first; base < last; base += blockDim.x) {
     std::size_t begin = 0;
