@@ -412,8 +412,9 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
                 keys, vals, offsets, group_list, counts, comp, st, stream)));
           } else {
             // Lanes of more keys only where 64 lanes of r keys do not hold a segment and 64 of
-            // `longer` do: their registers spill, and the lengths that need none ran 4-8% slower
-            // in them (docs/notes/segmented_sort.md, "Groups of whole warps").
+            // `longer` do, a launch a run length: every run length in one kernel spilled, and the
+            // lengths that need r keys a lane ran 5-8% slower (docs/notes/segmented_sort.md,
+            // "Groups of whole warps").
             CORANK_CUDA_TRY((launch_warp_groups<r, warp_holds, 64, 64, fine>(
                 keys, vals, offsets, group_list, counts, comp, st, stream)));
             CORANK_CUDA_TRY((launch_longer_runs<r, longer, fine>(keys, vals, offsets, group_list,

@@ -673,11 +673,11 @@ struct warp_group_list {
 
 /// The segments of a block's threads (begin and size: each thread's own; 0: none) longer than
 /// Above keys (what a warp's merges hold, or a narrower group), up to Widest x R, merged by groups
-/// of W = 64, 128, ... lanes of up to R keys each
-/// (whole warps, each group on a named barrier of its own; the narrowest that holds each), 256 / W
-/// at a time, through the block's slots (a group of warps takes its warps' rows). Every thread of
-/// the block calls it; where it merged, it ends on a barrier, so that the slots are free again.
-/// Before it, one warp's lanes idled through rounds of the window's whole tile for these.
+/// of W = 64, 128, ... lanes of up to R keys each (whole warps, each group on a named barrier of
+/// its own; the narrowest that holds each), 256 / W at a time, through the block's slots (a group
+/// of warps takes its warps' rows). Every thread of the block calls it; where it merged, it ends
+/// on a barrier, so that the slots are free again. Before it, one warp's lanes idled through
+/// rounds of the window's whole tile for these.
 template <int R, int Widest, bool Fine, int Above, int W = 64, class Key, class Value,
           class Compare, class Slots>
 __device__ __forceinline__ void merge_in_warp_groups(Key* keys, Value* vals, std::size_t begin,
@@ -832,9 +832,8 @@ __global__ void __launch_bounds__(256, 2)
 
 /// The segments stable_merge_wide_warp_segments listed (longer than a warp holds) that groups of
 /// FirstWidth to GroupWidest lanes of up to R keys take, from Above keys (merge_in_warp_groups;
-/// others are left to the kernel's other launches): a block takes
-/// an even share of the list, an entry a thread at a time. A kernel of its own: in that one
-/// it spilled.
+/// others are left to the kernel's other launches): a block takes an even share of the list, an
+/// entry a thread at a time. A kernel of its own: in that one it spilled.
 template <int R, int Above, int FirstWidth, int GroupWidest, bool FineRuns, class Key, class Value,
           class Offset, class Compare>
 __global__ void __launch_bounds__(256, 2)

@@ -122,7 +122,7 @@ struct stable_segmented_policy {
   // Segments longer than a warp holds (warp_merge_widest x warp_registers keys), up to a window,
   // are merged by groups of 2, 4, ... whole warps, to warp_merge_group_widest lanes (named
   // barriers), instead of flagging their window, whose block sorts a tile of twice the window:
-  // u32 513-1920 keys 1.2-2.1x faster, pairs 1.1-1.6x but 1025 keys 3% slower
+  // u32 513-1920 keys 1.5-2.2x faster, pairs 1.07-1.6x but 1025 keys 3% slower
   // (docs/notes/segmented_sort.md, "Groups of whole warps"). 32: none.
   static constexpr int warp_merge_group_widest = 128;
   // Keys a lane of those groups merges, at most: 4-byte keys to 24 (runs of 1.5 x 16), so that
