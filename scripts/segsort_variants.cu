@@ -9,7 +9,8 @@
 // Build (repository root; CCCL 3.6's headers first for the newest CUB):
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr --extended-lambda -Ibuild/cccl/include
 //        -Iinclude [-DCORANK_SEGSORT_VARIANTS] scripts/segsort_variants.cu -o segsort_variants
-//   ./segsort_variants [keys|pairs|wide|single|mix|groups|race] [--reps N] [--total N]
+//   ./segsort_variants [keys|pairs|wide|single|mix|groups|blocks|at|race] [--reps N] [--total N]
+//                      [--lengths L,L,...]
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -54,15 +55,12 @@ std::size_t total = std::size_t(1) << 26;
 #ifdef CORANK_SEGSORT_VARIANTS
 template <class Key, class Value>
 using tuned = corank::cuda::detail::stable_segmented_policy_for<Key, Value>;
-/// The warp merges in groups alone: segments longer than a group holds flag their windows.
-template <class Key, class Value>
-struct groups_only : tuned<Key, Value> {
-  static constexpr int warp_merge_widest = tuned<Key, Value>::warp_group;
-};
-/// Segments longer than a group holds merged by groups of 16 lanes (256 keys).
-template <class Key, class Value>
-struct to_sixteen_lanes : tuned<Key, Value> {
-  static constexpr int warp_merge_widest = 16;
+/// The merges' kernels at other blocks a multiprocessor: the warp merges' (Warp) and the wider
+/// groups' (Wide).
+template <class Key, class Value, int Warp, int Wide>
+struct blocks_at : tuned<Key, Value> {
+  static constexpr int warp_merge_blocks_per_sm = Warp;
+  static constexpr int wide_merge_blocks_per_sm = Wide;
 };
 #endif
 
@@ -100,6 +98,25 @@ void run_shape(const std::string& name, const std::vector<Key>& host_keys,
     std::snprintf(buf, sizeof buf, " %s %.4f%s", who, ms, ok ? "" : "!");
     line += buf;
   };
+#ifdef CORANK_SEGSORT_VARIANTS
+  using stored = std::conditional_t<pairs, Value, no_value>;
+  const auto variant = [&](const char* who, auto policy) {
+    row(who, true, [&] {
+      stored* v = nullptr;
+      if constexpr (pairs) v = vp;
+      return corank::cuda::detail::stable_sort_segments_impl<Key, stored, offset, Compare,
+                                                             decltype(policy)>(
+          {}, keys.p, v, n, d_off.p, segs, comp, cudaStream_t(0));
+    });
+  };
+  const auto variants = [&] {
+    using t = tuned<Key, stored>;
+    variant("warp2", blocks_at<Key, stored, 2, t::wide_merge_blocks_per_sm>{});
+    variant("warp3", blocks_at<Key, stored, 3, t::wide_merge_blocks_per_sm>{});
+    variant("wide3", blocks_at<Key, stored, t::warp_merge_blocks_per_sm, 3>{});
+    variant("wide4", blocks_at<Key, stored, t::warp_merge_blocks_per_sm, 4>{});
+  };
+#endif
   if (stable_only) {
     if constexpr (pairs)
       row("stable", true, [&] {
@@ -116,16 +133,7 @@ void run_shape(const std::string& name, const std::vector<Key>& host_keys,
       return corank::cuda::stable_sort_segments_by_key(keys.p, vp, n, d_off.p, segs, comp);
     });
 #ifdef CORANK_SEGSORT_VARIANTS
-    row("groups", true, [&] {
-      return corank::cuda::detail::stable_sort_segments_impl<Key, Value, offset, Compare,
-                                                             groups_only<Key, Value>>(
-          {}, keys.p, vp, n, d_off.p, segs, comp, cudaStream_t(0));
-    });
-    row("w16", true, [&] {
-      return corank::cuda::detail::stable_sort_segments_impl<Key, Value, offset, Compare,
-                                                             to_sixteen_lanes<Key, Value>>(
-          {}, keys.p, vp, n, d_off.p, segs, comp, cudaStream_t(0));
-    });
+    variants();
 #endif
     if (with_networks)
       row("networks", false, [&] {
@@ -136,16 +144,7 @@ void run_shape(const std::string& name, const std::vector<Key>& host_keys,
     row("stable", true,
         [&] { return corank::cuda::stable_sort_segments(keys.p, n, d_off.p, segs, comp); });
 #ifdef CORANK_SEGSORT_VARIANTS
-    row("groups", true, [&] {
-      return corank::cuda::detail::stable_sort_segments_impl<Key, no_value, offset, Compare,
-                                                             groups_only<Key, no_value>>(
-          {}, keys.p, nullptr, n, d_off.p, segs, comp, cudaStream_t(0));
-    });
-    row("w16", true, [&] {
-      return corank::cuda::detail::stable_sort_segments_impl<Key, no_value, offset, Compare,
-                                                             to_sixteen_lanes<Key, no_value>>(
-          {}, keys.p, nullptr, n, d_off.p, segs, comp, cudaStream_t(0));
-    });
+    variants();
 #endif
     if (with_networks && (n / segs < 100000 || reps < 4))  // ~0.1 s a call on segments of 1M+
       row("networks", false, [&] {
@@ -220,9 +219,13 @@ void sweep(const char* what, const std::vector<std::size_t>& lengths, Make make,
 
 int main(int argc, char** argv) {
   std::string set = argc > 1 ? argv[1] : "keys";
+  std::vector<std::size_t> at_lengths;
   for (int i = 2; i + 1 < argc; ++i) {
     if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--total")) total = std::size_t(std::atoll(argv[i + 1]));
+    if (!std::strcmp(argv[i], "--lengths"))
+      for (const char* at = argv[i + 1]; *at; at += *at == ',')
+        at_lengths.push_back(std::size_t(std::strtoull(at, const_cast<char**>(&at), 10)));
   }
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, 0);
@@ -268,6 +271,21 @@ int main(int argc, char** argv) {
     with_networks = false;
     sweep<std::uint32_t, no_value>("u32", some, u32, corank::less{}, true, mixes);
     sweep<std::uint32_t, std::uint32_t>("u32/u32", some, u32, corank::less{}, true, mixes);
+  }
+  if (set == "blocks") {  // past a window: groups to the whole block, then the long path
+    const std::vector<std::size_t> some = {1536, 1537, 1920, 1921, 2048, 2049, 2500,
+                                           3072, 3073, 3500, 4096, 4097, 5000, 6144,
+                                           6145, 7000, 7680, 7681, 8192};
+    const std::vector<std::size_t> mixes = {1920, 4096, 6144, 8192};
+    with_networks = false;
+    sweep<std::uint32_t, no_value>("u32", some, u32, corank::less{}, true, mixes);
+    const std::vector<std::size_t> pairs = {1024, 1025, 1408, 1409, 2048, 2049,
+                                            3000, 4096, 4097, 5000, 5633};
+    sweep<std::uint32_t, std::uint32_t>("u32/u32", pairs, u32, corank::less{}, true, mixes);
+  }
+  if (set == "at") {  // the lengths of --lengths (a comma list), u32 keys: for a profiler
+    with_networks = false;
+    sweep<std::uint32_t, no_value>("u32", at_lengths, u32, corank::less{}, true, {});
   }
   if (set == "race") {  // a few shapes of the warp kernels, small, the stable sort alone
     stable_only = true;

@@ -227,6 +227,10 @@ constexpr std::size_t group_max = std::size_t(Policy::warp_group) * Policy::warp
 template <class Policy>
 constexpr std::size_t warp_merge_max =
     std::size_t(Policy::warp_merge_widest) * Policy::warp_registers;
+/// The longest segment the groups of whole warps take (past a window, only some lengths).
+template <class Policy>
+constexpr std::size_t warp_group_max =
+    std::size_t(Policy::warp_merge_group_widest) * Policy::warp_registers;
 
 class StableSortSegments : public corank::test::seeded_test {};
 
@@ -421,25 +425,32 @@ TEST_F(StableSortSegments, SortsEveryLengthOfFloatKeysStably) {
   }
 }
 
-/// Lengths past a warp's merges, to a window, that the groups of whole warps take: every length
-/// just past a warp's, each group width's run lengths (8, 12, 16, 24 keys a lane) +-1, the
-/// windows of keys alone and of pairs +-1, and lengths between at an odd stride; each in about 150
-/// segments (past the few-segments mode) with short and empty ones among them, keys alone and
-/// pairs (expect_stable_segments), u32 keys of few values and f32 keys of signed zeros
-/// (stability shows in the keys alone); then uniform mixes to a window and past it (long segments
+/// Lengths past a warp's merges that the groups of whole warps take, to the whole block's (past a
+/// window, some lengths): every length just past a warp's, each group width's run lengths (8, 12,
+/// 16, 24 keys a lane) +-1, the windows, the long tiles and the groups' longest of keys alone and
+/// of pairs +-1, and lengths between at odd strides; each in about 150 segments (past the
+/// few-segments mode) with short and empty ones among them, keys alone and pairs
+/// (expect_stable_segments), u32 keys of few values and f32 keys of signed zeros (stability shows
+/// in the keys alone); then uniform mixes to a window and past the groups' longest (long segments
 /// that flag the window of their head and leave its others to the window's sort).
 TEST_F(StableSortSegments, SortsEveryLengthTheGroupsOfWarpsTake) {
   using policy = policy_of<std::uint32_t>;
+  using pairs_policy = policy_of<std::uint32_t, std::uint32_t>;
   const std::size_t warp_max = warp_merge_max<policy>;
+  // The longest segments the groups take (past a window, where the long path's tiles would be
+  // mostly empty), keys and pairs: one more takes the long path.
+  const std::size_t keys_max = warp_group_max<policy>, pairs_max = warp_group_max<pairs_policy>;
   std::vector<std::size_t> lengths;
   for (std::size_t l = warp_max - 1; l <= warp_max + 20; ++l) lengths.push_back(l);
-  for (std::size_t lanes : {std::size_t(64), std::size_t(128)})
+  for (std::size_t lanes : {std::size_t(64), std::size_t(128), std::size_t(256)})
     for (std::size_t run : {std::size_t(8), std::size_t(12), std::size_t(16), std::size_t(24)})
       for (std::size_t d : {lanes * run - 1, lanes * run, lanes * run + 1})
-        if (d <= policy::window + 1) lengths.push_back(d);
-  for (std::size_t window : {policy::window, policy_of<std::uint32_t, std::uint32_t>::window})
-    for (std::size_t d : {window - 1, window, window + 1}) lengths.push_back(d);
+        if (d <= keys_max + 1) lengths.push_back(d);
+  for (std::size_t edge : {policy::window, pairs_policy::window, policy::tile, pairs_policy::tile,
+                           keys_max, pairs_max})
+    for (std::size_t d : {edge - 1, edge, edge + 1}) lengths.push_back(d);
   for (std::size_t l = warp_max + 21; l < policy::window; l += 97) lengths.push_back(l);
+  for (std::size_t l = policy::window + 2; l < keys_max; l += 211) lengths.push_back(l);
   for (std::size_t length : lengths) {
     std::vector<std::size_t> sizes(150, length);
     sizes.insert(sizes.begin() + 75, {1, 3, 0, 2, 700});
@@ -449,7 +460,8 @@ TEST_F(StableSortSegments, SortsEveryLengthTheGroupsOfWarpsTake) {
                            corank::less{});
     expect_stable_segments(signed_zeros<float>(rng, n), offsets_of<int>(sizes), corank::greater{});
   }
-  for (std::size_t top : {2 * warp_max, policy::window, policy::window + 400}) {
+  for (std::size_t top :
+       {2 * warp_max, policy::window, policy::window + 400, pairs_max + 1, keys_max + 400}) {
     std::vector<std::size_t> sizes;
     for (std::size_t n = 0; n < 400000; n += sizes.back()) sizes.push_back(rng() % (top + 1));
     std::size_t n = 0;

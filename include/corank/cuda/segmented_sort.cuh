@@ -25,17 +25,20 @@
 // number of segments (64-bit). Short segments first: a warp takes each group of 32 consecutive
 // segments, a lane each; a group of nothing longer than a few keys is sorted in the lanes'
 // registers (tuning::stable_segmented_policy::tiny_sort_max), one of nothing longer than a few
-// dozen (small_sort_max) likewise after a coalesced copy through shared memory. Then the segments
+// dozen (small_sort_max) likewise after a coalesced copy through shared memory. Of 4-byte keys, and
+// of 8-byte items whose equal keys can differ (pairs, f64), longer ones to a window (and past it to
+// 4096 keys where the long path below would pad them most) are listed on the device and merged
+// stably by groups of 8 lanes to the whole block, the narrowest that holds each. Then the segments
 // that start in each window of half a tile (keys) and are at most that long are sorted by one
-// block, in the windows that hold a segment the groups left: when none of them is longer than a
-// few dozen keys (rank_sort_max), each key goes to its stable rank in its segment (a comparison
-// per key of its segment: every thread works, nothing is padded); other windows are sorted as one
-// tile of (segment, key) pairs, with merge rounds only as far as their segments need. Longer
-// segments are cut into tiles, sorted, then merged by passes of co-rank merges over all of them at
-// once (the longest segment sets the passes; the host launches as many as the longest possible
-// one needs, and the passes a call does not need return at once). Temporary storage: per window
-// 13 bytes, per 32 segments 4, per possible long segment 16 and per tile 4, and when some segment
-// can be longer than a window an array of n keys (and values) for the merge passes.
+// block, in the windows that hold a segment the groups left: when none of them is longer than a few
+// dozen keys (rank_sort_max), each key goes to its stable rank in its segment (a comparison per key
+// of its segment: every thread works, nothing is padded); other windows are sorted as one tile of
+// (segment, key) pairs, with merge rounds only as far as their segments need. Longer segments are
+// cut into tiles, sorted, then merged by passes of co-rank merges over all of them at once (the
+// longest segment sets the passes; the host launches as many as the longest possible one needs, and
+// the passes a call does not need return at once). Temporary storage: per window 13 bytes, per 32
+// segments 4, per possible long segment 16 and per tile 4, and when some segment can be longer than
+// a window an array of n keys (and values) for the merge passes.
 //
 // sort_segments: the same contract without the promise of stability; today it takes the stable
 // sort (tuning::stable_segmented_policy::serves_unstable), which was faster than the library's

@@ -300,6 +300,23 @@ cudaError_t launch_longer_runs(Key* keys, Value* vals, const Offset* offsets,
   return cudaSuccess;
 }
 
+/// Groups of W lanes, then of 2 W, ... to Widest, a launch a width, from Above keys: the 256-lane
+/// groups in the kernel of the 128-lane ones made the latter's segments (u32 1537-2048 keys)
+/// 1.13-1.25x slower.
+template <int R, int Above, int W, int Widest, bool Fine, class Key, class Value, class Offset,
+          class Compare>
+cudaError_t launch_group_widths(Key* keys, Value* vals, const Offset* offsets,
+                                const unsigned* group_list,
+                                const kernels::long_segment_counts* counts, Compare comp,
+                                unsigned threads, cudaStream_t stream) {
+  CORANK_CUDA_TRY((launch_warp_groups<R, Above, W, W, Fine>(keys, vals, offsets, group_list, counts,
+                                                            comp, threads, stream)));
+  if constexpr (W < Widest)
+    return launch_group_widths<R, W * R, 2 * W, Widest, Fine>(keys, vals, offsets, group_list,
+                                                              counts, comp, threads, stream);
+  return cudaSuccess;
+}
+
 template <class Key, class Value, class Offset, class Compare,
           class Policy = stable_segmented_policy_for<Key, Value>>
 cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, const Offset* offsets,
@@ -368,8 +385,11 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
         std::max(64 * Policy::warp_group_registers, group_widest * Policy::warp_registers);
     constexpr int warp_max =
         group_widest > 32 ? int(std::min<std::size_t>(Policy::window, group_holds)) : warp_holds;
+    // Past a window, the groups take only the segments whose long tiles would be mostly empty.
+    using listing = kernels::warp_listing<warp_max, group_widest == 32 ? warp_max : group_holds,
+                                          Policy::warp_registers, int(Policy::tile)>;
     kernels::stable_sort_tiny_segments<Policy::tiny_sort_max, Policy::small_sort_above,
-                                       typename Policy::stages, warp_max,
+                                       typename Policy::stages, listing,
                                        Policy::skip_flagged_windows, Policy::tiny_blocks_per_sm,
                                        Policy::wide_fill, Policy::wide_fill_above>
         <<<unsigned(tiny_blocks), st, 0, stream>>>(keys, vals, offsets, num_segments,
@@ -379,9 +399,9 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
     if constexpr ((warp_sorts || warp_merges) && Policy::warp_registers > 0) {
       const auto warp_kernel = [] {
         if constexpr (warp_merges)
-          return kernels::stable_merge_warp_segments<Policy::warp_registers, Policy::warp_group,
-                                                     Policy::warp_merge_fine_runs, Key, Value,
-                                                     Offset, Compare>;
+          return kernels::stable_merge_warp_segments<
+              Policy::warp_registers, Policy::warp_group, Policy::warp_merge_fine_runs,
+              Policy::warp_merge_blocks_per_sm, Key, Value, Offset, Compare>;
         else
           return kernels::stable_sort_warp_segments<Policy::warp_registers, Policy::warp_batch,
                                                     Policy::warp_group, Key, Value, Offset,
@@ -393,10 +413,9 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
                                                 Policy::window, counts, comp);
       CORANK_CUDA_TRY(cudaGetLastError());
       if constexpr (widest > Policy::warp_group) {
-        const auto wide_kernel =
-            kernels::stable_merge_wide_warp_segments<Policy::warp_registers, Policy::warp_group,
-                                                     widest, Policy::warp_merge_fine_runs, Key,
-                                                     Value, Offset, Compare>;
+        const auto wide_kernel = kernels::stable_merge_wide_warp_segments<
+            Policy::warp_registers, Policy::warp_group, widest, Policy::warp_merge_fine_runs,
+            Policy::wide_merge_blocks_per_sm, Key, Value, Offset, Compare>;
         unsigned* group_list =
             group_widest > 32 ? layout.group_list.template in<unsigned>(temp) : nullptr;
         unsigned wide_grid = 0;
@@ -408,8 +427,13 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
           constexpr int r = Policy::warp_registers, longer = Policy::warp_group_registers;
           constexpr bool fine = Policy::warp_merge_fine_runs;
           if constexpr (longer == r) {
-            CORANK_CUDA_TRY((launch_warp_groups<r, warp_holds, 64, group_widest, fine>(
+            constexpr int narrow_widest = std::min(group_widest, 128);
+            CORANK_CUDA_TRY((launch_warp_groups<r, warp_holds, 64, narrow_widest, fine>(
                 keys, vals, offsets, group_list, counts, comp, st, stream)));
+            if constexpr (group_widest > narrow_widest)
+              CORANK_CUDA_TRY(
+                  (launch_group_widths<r, narrow_widest * r, 2 * narrow_widest, group_widest, fine>(
+                      keys, vals, offsets, group_list, counts, comp, st, stream)));
           } else {
             // Lanes of more keys only where 64 lanes of r keys do not hold a segment and 64 of
             // `longer` do, a launch a run length: every run length in one kernel spilled, and the
@@ -420,7 +444,7 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
             CORANK_CUDA_TRY((launch_longer_runs<r, longer, fine>(keys, vals, offsets, group_list,
                                                                  counts, comp, st, stream)));
             if constexpr (group_widest * r > 64 * longer)
-              CORANK_CUDA_TRY((launch_warp_groups<r, 64 * longer, 128, group_widest, fine>(
+              CORANK_CUDA_TRY((launch_group_widths<r, 64 * longer, 128, group_widest, fine>(
                   keys, vals, offsets, group_list, counts, comp, st, stream)));
           }
         }

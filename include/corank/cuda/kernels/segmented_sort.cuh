@@ -424,6 +424,22 @@ struct lane_segment {
   }
 };
 
+/// The segments stable_sort_tiny_segments lists for the warps' merges: up to Holds keys (at most
+/// a window), and past that, up to GroupHolds, those that fill more of the narrowest group of whole
+/// warps that holds them (64, 128, ... lanes of Run keys) than of the long path's tiles (ceil(l /
+/// Tile) tiles of Tile keys), where the long path's tile sort pads the most: u32 1921-2048 and
+/// 3841-4096 keys. Between, the long path's full tiles were faster than the groups' padded lanes.
+template <int Holds, int GroupHolds, int Run, int Tile>
+struct warp_listing {
+  __device__ __forceinline__ static bool takes(std::size_t size) {
+    if (size <= std::size_t(Holds)) return true;
+    if (size > std::size_t(GroupHolds)) return false;
+    std::size_t slots = 64 * std::size_t(Run);
+    while (slots < size) slots *= 2;
+    return slots < (size + Tile - 1) / Tile * Tile;
+  }
+};
+
 /// The first kernel of the stable sort: a warp per group of 32 consecutive segments, a lane per
 /// segment. A group of nothing longer than Tiny keys is sorted here, each lane in its registers
 /// (few registers, no shared memory: the GPU's warps overlap their loads). A group whose longest
@@ -431,16 +447,16 @@ struct lane_segment {
 /// stable_sort_small_groups, in the list of the narrowest stage that holds it (past the first
 /// stage and FillAbove keys, only when it holds more than WideFill % of 32 x its longest keys).
 /// In a group with a longer one, or one of Tiny + 1 to SmallAbove keys, the segments of up to
-/// Tiny keys are sorted here, those of Tiny + 1 to WarpMax keys (in groups of longest above
-/// SmallAbove) are listed in warp_list for stable_sort_warp_segments or
+/// Tiny keys are sorted here, those of more that WarpListing takes (warp_listing; in groups of
+/// longest above SmallAbove) are listed in warp_list for stable_sort_warp_segments or
 /// stable_merge_warp_segments (when warp_list is not null: where ties are identical, or the
 /// merges take them), and the others flag the window their head lies in (not_tiny[w] = 1)
 /// for stable_sort_short_windows, which passes over the windows left unflagged. SkipFlagged: the
 /// segments of up to Tiny keys in a window their own group flags are left to that window.
 /// BlocksPerSM: the blocks per multiprocessor its registers must allow.
-template <int Tiny, int SmallAbove, class Stages, int WarpMax, bool SkipFlagged, int BlocksPerSM,
-          unsigned WideFill, unsigned FillAbove, class Key, class Value, class Offset,
-          class Compare>
+template <int Tiny, int SmallAbove, class Stages, class WarpListing, bool SkipFlagged,
+          int BlocksPerSM, unsigned WideFill, unsigned FillAbove, class Key, class Value,
+          class Offset, class Compare>
 __global__ void __launch_bounds__(256, BlocksPerSM)
     stable_sort_tiny_segments(Key* keys, Value* vals, const Offset* offsets,
                               std::size_t num_segments, std::size_t window, unsigned char* not_tiny,
@@ -475,7 +491,7 @@ __global__ void __launch_bounds__(256, BlocksPerSM)
       // Groups of longest Tiny + 1 to SmallAbove keys are left to the rank sort whole: a
       // network of 16 slots a lane is too wide for them (8-byte keys, where SmallAbove > Tiny).
       to_warp = warp_list && longest > unsigned(SmallAbove) && size > std::size_t(Tiny) &&
-                size <= std::size_t(WarpMax);
+                WarpListing::takes(size);
       const bool flags = size > std::size_t(Tiny) && !to_warp;
       if (flags) not_tiny[begin / window] = 1;
       bool sort_here = size > 1 && size <= std::size_t(Tiny);
@@ -773,11 +789,12 @@ struct warp_merge_slots {
 };
 
 /// sort_listed_warp_segments by stable merges through shared memory (warp_merge_segment), for
-/// keys whose ties are not identical (or all keys, as the policy says); two blocks a
-/// multiprocessor (one held 173 registers for pairs: a block a multiprocessor). FineRuns: runs of
-/// 1.5 times a power of two too (next_merge_run).
-template <int R, int G, bool FineRuns, class Key, class Value, class Offset, class Compare>
-__global__ void __launch_bounds__(256, 2)
+/// keys whose ties are not identical (or all keys, as the policy says); BlocksPerSM blocks a
+/// multiprocessor at least (one held 173 registers for pairs: a block a multiprocessor).
+/// FineRuns: runs of 1.5 times a power of two too (next_merge_run).
+template <int R, int G, bool FineRuns, int BlocksPerSM, class Key, class Value, class Offset,
+          class Compare>
+__global__ void __launch_bounds__(256, BlocksPerSM)
     stable_merge_warp_segments(Key* keys, Value* vals, const Offset* offsets, unsigned* warp_list,
                                const unsigned char* not_tiny, std::size_t window,
                                const long_segment_counts* counts, Compare comp) {
@@ -791,14 +808,15 @@ __global__ void __launch_bounds__(256, 2)
 
 /// The listed segments that a group of G lanes cannot hold (more than G x R keys, up to Widest x
 /// R), merged by wider groups (merge_in_wider_groups): a warp takes 32 list entries at a time, a
-/// lane each. Those longer than a warp holds (the list's longest, up to a window) are listed in
-/// group_list (when not null) for stable_merge_warp_group_segments. A kernel apart from
+/// lane each. Those longer than a warp holds (to the groups' longest, past a window) are listed in
+/// group_list (when not null) for stable_merge_warp_group_segments. BlocksPerSM: the blocks a
+/// multiprocessor its registers must allow. A kernel apart from
 /// stable_merge_warp_segments: both in one held more registers than the launch bounds allow, and
 /// mixed lengths ran 2-3x slower for the spills. At G lanes they would flag their windows, whose
 /// sort costs every segment there the rounds of a whole tile.
-template <int R, int G, int Widest, bool FineRuns, class Key, class Value, class Offset,
-          class Compare>
-__global__ void __launch_bounds__(256, 2)
+template <int R, int G, int Widest, bool FineRuns, int BlocksPerSM, class Key, class Value,
+          class Offset, class Compare>
+__global__ void __launch_bounds__(256, BlocksPerSM)
     stable_merge_wide_warp_segments(Key* keys, Value* vals, const Offset* offsets,
                                     const unsigned* warp_list, const unsigned char* not_tiny,
                                     std::size_t window, unsigned* group_list,

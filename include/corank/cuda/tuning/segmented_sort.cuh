@@ -121,15 +121,25 @@ struct stable_segmented_policy {
   static constexpr int warp_merge_widest = 32;
   // Segments longer than a warp holds (warp_merge_widest x warp_registers keys), up to a window,
   // are merged by groups of 2, 4, ... whole warps, to warp_merge_group_widest lanes (named
-  // barriers), instead of flagging their window, whose block sorts a tile of twice the window:
-  // u32 513-1920 keys 1.5-2.2x faster, pairs 1.07-1.6x but 1025 keys 3% slower
-  // (docs/notes/segmented_sort.md, "Groups of whole warps"). 32: none.
-  static constexpr int warp_merge_group_widest = 128;
+  // barriers; 256: the whole block), instead of flagging their window, whose block sorts a tile of
+  // twice the window: u32 513-1920 keys 1.5-2.2x faster, pairs 1.07-1.6x but 1025 keys 3% slower.
+  // Past a window, to warp_merge_group_widest x warp_registers keys, only those whose long tiles
+  // would be mostly empty (kernels::warp_listing): u32 1921-2048 and 3841-4096 keys 1.37-1.41x
+  // faster, pairs 1409-2048 and 2817-4096 1.15-1.48x; the long path's full tiles beat the groups
+  // between (docs/notes/segmented_sort.md, "Groups of whole warps", "Groups of the whole block").
+  // 32: none.
+  static constexpr int warp_merge_group_widest = 256;
   // Keys a lane of those groups merges, at most: 4-byte keys to 24 (runs of 1.5 x 16), so that
-  // 1025-1536 keys take 64 lanes, not 128: 1.25-1.3x faster (a kernel a run length from 16 on).
+  // 1025-1536 keys take 64 lanes, not 128: 1.25-1.3x faster (a kernel a run length and width).
   static constexpr int warp_group_registers =
       KeyBytes + ValueBytes <= 4 && warp_registers == 16 ? 24 : warp_registers;
   static constexpr bool warp_merge_fine_runs = KeyBytes + ValueBytes <= 4;
+  // Blocks a multiprocessor that the registers of the warp merges' kernel (to warp_group x
+  // warp_registers keys) and of the wider groups' kernel (to a warp) must allow. Four for 4-byte
+  // keys: u32 57-127 keys 1.05-1.13x faster than two; pairs 3-5% slower (their spills). Three or
+  // four for the wider groups: 0.9-1.1x by length, no gain.
+  static constexpr int warp_merge_blocks_per_sm = KeyBytes + ValueBytes <= 4 ? 4 : 2;
+  static constexpr int wide_merge_blocks_per_sm = 2;
   // sort_segments (not stable) takes this sort: its bitonic networks were slower at most lengths
   // (up to 10x at 33-64 keys) and give a segment longer than 8192 keys to one block (one of 10M
   // u32 keys: 172 ms against 0.63; of 10M 16-byte keys 9.4 s against 2.4 ms;
