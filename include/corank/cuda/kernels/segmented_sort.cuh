@@ -447,7 +447,7 @@ struct warp_listing {
 /// stable_sort_small_groups, in the list of the narrowest stage that holds it (past the first
 /// stage and FillAbove keys, only when it holds more than WideFill % of 32 x its longest keys).
 /// In a group with a longer one, or one of Tiny + 1 to SmallAbove keys, the segments of up to
-/// Tiny keys are sorted here, those of more that WarpListing takes (warp_listing; in groups of
+/// Tiny keys are sorted here, the longer ones that WarpListing takes (warp_listing; in groups of
 /// longest above SmallAbove) are listed in warp_list for stable_sort_warp_segments or
 /// stable_merge_warp_segments (when warp_list is not null: where ties are identical, or the
 /// merges take them), and the others flag the window their head lies in (not_tiny[w] = 1)
