@@ -884,17 +884,16 @@ TEST_F(StableSortSegments, SortsInACapturedGraph) {
   }
 }
 
-/// More than 2^31 keys (64-bit offsets): one segment of 2^31 + 3 one-byte keys among short ones,
-/// checked by key counts and order. Runs where the device has the memory.
-TEST_F(StableSortSegments, SortsASegmentOfMoreThan2To31Keys) {
+/// Segments of `sizes` one-byte keys (64-bit offsets), too many for a host reference by segment:
+/// checked by key counts and order. Runs where the device has the memory (skips otherwise).
+void expect_large_byte_segments_sorted(std::mt19937_64& rng,
+                                       const std::vector<std::size_t>& sizes) {
   CORANK_REQUIRE_GPU();
-  const std::size_t huge = (std::size_t(1) << 31) + 3;
-  const std::vector<std::size_t> sizes = {5, 1000, huge, 7, 2};
   const auto offsets = offsets_of<std::uint64_t>(sizes);
   const std::size_t n = offsets.back();
   std::size_t free_bytes = 0, total_bytes = 0;
   CORANK_ASSERT_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-  if (free_bytes < 3 * n + (std::size_t(1) << 30)) GTEST_SKIP() << "not enough device memory";
+  if (free_bytes < 4 * n + (std::size_t(1) << 30)) GTEST_SKIP() << "not enough device memory";
   std::vector<std::uint8_t> keys(n);
   std::uint64_t x = rng();
   for (auto& k : keys)
@@ -908,11 +907,37 @@ TEST_F(StableSortSegments, SortsASegmentOfMoreThan2To31Keys) {
   for (std::size_t s = 0; s < sizes.size(); ++s) {
     std::size_t before[256] = {}, after[256] = {};
     for (auto i = offsets[s]; i < offsets[s + 1]; ++i) ++before[keys[i]], ++after[got[i]];
-    ASSERT_TRUE(std::equal(before, before + 256, after)) << "keys changed in segment " << s;
+    ASSERT_TRUE(std::equal(before, before + 256, after))
+        << "keys changed in segment " << s << " of " << sizes.size();
     ASSERT_TRUE(std::is_sorted(got.begin() + std::ptrdiff_t(offsets[s]),
                                got.begin() + std::ptrdiff_t(offsets[s + 1])))
-        << "segment " << s;
+        << "segment " << s << " of " << sizes.size();
   }
+}
+
+/// More than 2^31 keys: one segment of 2^31 + 3 among short ones.
+TEST_F(StableSortSegments, SortsASegmentOfMoreThan2To31Keys) {
+  expect_large_byte_segments_sorted(rng, {5, 1000, (std::size_t(1) << 31) + 3, 7, 2});
+}
+
+/// More windows than one round of the windows' kernels (a thread per window, a grid of at most
+/// eight blocks of 256 a multiprocessor): three segments in turn, a long one (its window goes to
+/// the long path) after short ones that the rank sort takes, or after one that only the merge
+/// windows take, so that both kernels loop past their first round.
+TEST_F(StableSortSegments, SortsMoreWindowsThanTheWindowKernelsTakeInOneRound) {
+  CORANK_REQUIRE_GPU();
+  int sms = 0;
+  CORANK_ASSERT_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const std::size_t window = policy_of<std::uint8_t>::window;
+  const std::size_t rank_max = policy_of<std::uint8_t>::rank_sort_max;
+  const std::size_t windows = std::size_t(256) * 8 * std::size_t(sms) * 21 / 20;
+  std::vector<std::size_t> sizes;
+  for (std::size_t n = 0, i = 0; n < windows * window; ++i) {
+    const std::size_t first = i % 2 ? rank_max / 2 : 2 * rank_max + rng() % 100;
+    for (std::size_t s : {first, rank_max - rng() % 4, window + 1 + rng() % 300})
+      sizes.push_back(s), n += s;
+  }
+  expect_large_byte_segments_sorted(rng, sizes);
 }
 
 // ---- sort_segments (not stable)

@@ -118,9 +118,9 @@ using stable_segmented_policy_for =
     tuning::stable_segmented_policy<sizeof(Key),
                                     std::is_same_v<Value, block::no_value> ? 0 : sizeof(Value)>;
 
-/// The stable sort's temporary storage: the counts its kernels leave each other, the windows'
-/// first segments, which windows hold a segment the short groups left, the groups listed for the
-/// staged kernel, the windows left to the merge kernel, the long segments' list (segment ids,
+/// The stable sort's temporary storage: the counts its kernels leave each other, which windows
+/// hold a segment the short groups left, the groups listed for the staged kernel, the windows
+/// left to the merge kernel (their segments), the long segments' list (segment ids,
 /// first tiles, each tile's owner), and when there can be long segments an array of keys and of
 /// values for the merge passes (16 elements more, to start congruent with the caller's modulo 16
 /// bytes so that the passes' 16-byte copies serve both). In the few-segments mode (at most
@@ -135,8 +135,8 @@ struct stable_segments_layout {
   bool few;
   std::size_t long_tile, windows, long_slots, tile_slots;
   temporary_layout all;
-  temporary_part counts, starts, not_tiny, small_groups, warp_list, group_list, deferred,
-      long_segments, long_first_tiles, tile_owners, keys, values;
+  temporary_part counts, not_tiny, small_groups, warp_list, group_list, deferred, long_segments,
+      long_first_tiles, tile_owners, keys, values;
   stable_segments_layout(std::size_t n, std::size_t num_segments)
       : few(num_segments <= Policy::few_segments_max),
         long_tile(few ? std::size_t(Policy::few_long_shape::tile) : Policy::tile),
@@ -145,7 +145,6 @@ struct stable_segments_layout {
         tile_slots(long_slots ? n / long_tile + long_slots : 0) {
     counts = all.add<kernels::long_segment_counts>(1);
     if (!few) {
-      starts = all.add<std::size_t>(windows + 1);
       not_tiny = all.add<unsigned char>(windows);
       small_groups = all.add<unsigned>(Policy::stages::count * (num_segments / 32 + 1));
       if (Policy::warp_registers > 0 && num_segments <= 0xffffffffu) {
@@ -156,7 +155,7 @@ struct stable_segments_layout {
               std::min(num_segments,
                        n / (std::size_t(Policy::warp_merge_widest) * Policy::warp_registers + 1)));
       }
-      deferred = all.add<unsigned>(windows);
+      deferred = all.add<kernels::segment_span>(windows);
     }
     long_segments = all.add<std::size_t>(long_slots);
     long_first_tiles = all.add<std::size_t>(long_slots);
@@ -327,7 +326,6 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   constexpr bool has_values = layout_t::has_values;
   const layout_t layout(n, num_segments);
   auto* counts = layout.counts.template in<kernels::long_segment_counts>(temp);
-  auto* starts = layout.starts.template in<std::size_t>(temp);
   auto* not_tiny = layout.not_tiny.template in<unsigned char>(temp);
   const kernels::tiny_groups groups{layout.small_groups.template in<unsigned>(temp),
                                     num_segments / 32 + 1};
@@ -339,7 +337,7 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   constexpr bool warp_merges = identical_ties ? !Policy::warp_networks : Policy::warp_merge;
   unsigned* warp_list =
       warp_sorts || warp_merges ? layout.warp_list.template in<unsigned>(temp) : nullptr;
-  auto* deferred = layout.deferred.template in<unsigned>(temp);
+  auto* deferred = layout.deferred.template in<kernels::segment_span>(temp);
   const kernels::long_segment_list longs{layout.long_segments.template in<std::size_t>(temp),
                                          layout.long_first_tiles.template in<std::size_t>(temp),
                                          layout.tile_owners.template in<unsigned>(temp)};
@@ -348,8 +346,11 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
 
   using window_smem = kernels::window_smem<Key, Value, Policy::tile>;
   using short_smem = kernels::short_window_smem<Key, Policy::tile>;
-  const auto short_kernel = kernels::stable_sort_short_windows<NT, VT, Key, Value, Offset, Compare>;
-  const auto window_kernel = kernels::stable_sort_windows<NT, VT, Key, Value, Offset, Compare>;
+  const auto short_kernel =
+      kernels::stable_sort_short_windows<NT, VT, Policy::short_window_blocks_per_sm, Key, Value,
+                                         Offset, Compare>;
+  const auto window_kernel = kernels::stable_sort_windows<NT, VT, Policy::window_blocks_per_sm, Key,
+                                                          Value, Offset, Compare>;
   if (layout.windows > 0x7fffffffu || layout.tile_slots > 0x7fffffffu) return cudaErrorInvalidValue;
   const long_path_args<Key, Value, Offset> long_path{keys,    vals,  keys_tmp, vals_tmp,         n,
                                                      offsets, longs, counts,   layout.tile_slots};
@@ -456,17 +457,20 @@ cudaError_t stable_sort_segments_run(Key* keys, Value* vals, std::size_t n, cons
   } else {
     CORANK_CUDA_TRY(cudaMemsetAsync(not_tiny, 1, layout.windows, stream));  // every window
   }
-  kernels::segment_window_starts<<<unsigned((layout.windows + 1 + st - 1) / st), st, 0, stream>>>(
-      offsets, num_segments, Policy::window, layout.windows, starts);
+  // The windows' kernels: grids of resident blocks that loop over the windows flagged, then over
+  // those left (a count on the device).
+  unsigned short_grid = 0, window_grid = 0;
+  CORANK_CUDA_TRY(resident_blocks(short_kernel, NT, sizeof(short_smem), &short_grid));
+  CORANK_CUDA_TRY(resident_blocks(window_kernel, NT, sizeof(window_smem), &window_grid));
+  const auto at_most_windows = [&](unsigned grid) {
+    return unsigned(std::min<std::size_t>(grid, layout.windows));
+  };
+  short_kernel<<<at_most_windows(short_grid), NT, sizeof(short_smem), stream>>>(
+      keys, vals, offsets, num_segments, not_tiny, layout.windows, Policy::window,
+      Policy::rank_sort_max, longs, counts, deferred, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
-  short_kernel<<<unsigned(layout.windows), NT, sizeof(short_smem), stream>>>(
-      keys, vals, offsets, starts, not_tiny, Policy::window, Policy::rank_sort_max, longs, counts,
-      deferred, comp);
-  CORANK_CUDA_TRY(cudaGetLastError());
-  // The windows left (a count on the device): a block for each window there could be, those
-  // past the count return at once.
-  window_kernel<<<unsigned(layout.windows), NT, sizeof(window_smem), stream>>>(
-      keys, vals, offsets, starts, Policy::window, deferred, counts, comp);
+  window_kernel<<<at_most_windows(window_grid), NT, sizeof(window_smem), stream>>>(
+      keys, vals, offsets, Policy::window, deferred, counts, comp);
   CORANK_CUDA_TRY(cudaGetLastError());
   if (!layout.long_slots) return cudaSuccess;
   return sort_long_segments<tuning::block_shape<NT, VT, 1>, Policy>(long_path, comp, stream);

@@ -328,6 +328,7 @@ __global__ void __launch_bounds__(NT)
 /// stable_sort_windows (their ids in a list of its own).
 struct long_segment_counts {
   unsigned long long segments, tiles, longest, deferred_windows;
+  unsigned long long windows_taken;     // by stable_sort_windows' blocks, one at a time
   unsigned long long staged_groups[4];  // listed by stable_sort_tiny_segments, a list a stage
   unsigned long long warp_segments;     // likewise, for stable_sort_warp_segments
   unsigned long long group_segments;    // by stable_merge_wide_warp_segments, for the warp groups
@@ -349,17 +350,30 @@ __host__ __device__ inline int merge_passes_for(std::size_t longest, std::size_t
   return passes;
 }
 
-/// starts[w] = the first segment that starts at or after w * window, for w in [0, windows]: the
-/// segments that start in window w are [starts[w], starts[w + 1]).
+/// The segments that start in one window: [lo, hi).
+struct segment_span {
+  std::size_t lo, hi;
+};
+
+/// The segments that start in window w, [w * window, (w + 1) * window): the first segment that
+/// starts at or after each bound, found by one search over the grid of partition_point_on_grid
+/// for both bounds at once, so that their loads overlap.
 template <class Offset>
-__global__ void segment_window_starts(const Offset* offsets, std::size_t num_segments,
-                                      std::size_t window, std::size_t windows,
-                                      std::size_t* starts) {
-  const std::size_t w = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (w > windows) return;
-  const std::size_t at = w * window;
-  starts[w] = partition_point_on_grid(num_segments,
-                                      [&](std::size_t s) { return std::size_t(offsets[s]) < at; });
+__device__ __forceinline__ segment_span segments_of_window(const Offset* offsets,
+                                                           std::size_t num_segments, std::size_t w,
+                                                           std::size_t window) {
+  const std::size_t at = w * window, next = at + window;
+  std::size_t step = 1;
+  while (step <= num_segments / 2) step *= 2;
+  segment_span span{0, 0};
+  for (; step > 0; step /= 2) {
+    const bool lo_in = span.lo + step <= num_segments, hi_in = span.hi + step <= num_segments;
+    const std::size_t lo_probe = lo_in ? std::size_t(offsets[span.lo + step - 1]) : at;
+    const std::size_t hi_probe = hi_in ? std::size_t(offsets[span.hi + step - 1]) : next;
+    if (lo_probe < at) span.lo += step;
+    if (hi_probe < next) span.hi += step;
+  }
+  return span;
 }
 
 /// Sorts the keys (and values) of one segment of at most MaxLen in registers: stable insertion by
@@ -1036,7 +1050,7 @@ __global__ void __launch_bounds__(Threads)
   __syncthreads();
   if (blockIdx.x == 0) {
     if (listed) longs.segment[s] = s, longs.first_tile[s] = first;
-    if (s == 0) *counts = long_segment_counts{num_segments, total, longest, 0, {}, 0};
+    if (s == 0) *counts = long_segment_counts{num_segments, total, longest, 0, 0, {}, 0};
   }
   // Tile t's owner: the last segment whose first tile is at most t (empty ones share the next
   // one's first tile and come before it), one before the upper bound of t.
@@ -1058,21 +1072,22 @@ struct short_window_smem {
   unsigned bounds[Tile];
 };
 
-/// Block w takes the segments that start in [w * window, (w + 1) * window): the last one goes to
-/// the long segments' list if it is longer than `window`; the others end within a tile of
-/// 2 x window (NT x VT). When none of them is longer than rank_max, each key is placed by its
-/// stable rank in its segment (block::stable_rank_in_segment: a comparison per key of its
-/// segment, so every thread works whatever the lengths, and nothing is padded), straight into
-/// the caller's arrays. Windows with a longer segment, and windows whose ranks are not a
-/// permutation (a comparator that is not a strict weak order), are left untouched and listed for
-/// stable_sort_windows. Every global load of a step is issued at once (the window's bounds, then
-/// its keys with its segments' offsets), so a block waits for memory about three times.
+/// The segments that start in one window (span): the last one goes to the long segments' list if
+/// it is longer than `window`; the others end within a tile of 2 x window (NT x VT). When none of
+/// them is longer than rank_max, each key is placed by its stable rank in its segment
+/// (block::stable_rank_in_segment: a comparison per key of its segment, so every thread works
+/// whatever the lengths, and nothing is padded), straight into the caller's arrays. Windows with a
+/// longer segment, and windows whose ranks are not a permutation (a comparator that is not a
+/// strict weak order), are left untouched and listed in `deferred` for stable_sort_windows. Every
+/// global load of a step is issued at once (the window's bounds, then its keys with its
+/// segments' offsets), so a block waits for memory about three times. Called by the whole block;
+/// not inlined into its kernel's loop, whose hoisted addresses doubled the registers.
 template <int NT, int VT, class Key, class Value, class Offset, class Compare>
-__global__ void __launch_bounds__(NT)
-    stable_sort_short_windows(Key* keys, Value* vals, const Offset* offsets,
-                              const std::size_t* starts, const unsigned char* not_tiny,
-                              std::size_t window, unsigned rank_max, long_segment_list longs,
-                              long_segment_counts* counts, unsigned* deferred, Compare comp) {
+__device__ __noinline__ void sort_short_window(Key* keys, Value* vals, const Offset* offsets,
+                                               segment_span span, std::size_t window,
+                                               unsigned rank_max, long_segment_list longs,
+                                               long_segment_counts* counts, segment_span* deferred,
+                                               Compare comp) {
   constexpr std::size_t tile = std::size_t(NT) * VT;
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   // Segments per thread whose offsets are loaded at once (a full window of u32 keys in two
@@ -1083,14 +1098,14 @@ __global__ void __launch_bounds__(NT)
   __shared__ unsigned longest;
   __shared__ block::block_scan_storage<unsigned, NT / 32> scan_storage;
   const int tid = int(threadIdx.x);
-  const std::size_t lo = starts[blockIdx.x], hi = starts[blockIdx.x + 1];
-  if (lo == hi || !not_tiny[blockIdx.x]) return;  // stable_sort_tiny_segments sorted them all
-  const window_segments ws = claim_long_segment<NT>(offsets, lo, hi, window, tile, longs, counts);
+  const std::size_t lo = span.lo;
+  const window_segments ws =
+      claim_long_segment<NT>(offsets, lo, span.hi, window, tile, longs, counts);
   const std::size_t begin = ws.begin, end_segment = ws.end_segment;
   const unsigned count = ws.count;
   if (count < 2) return;
   const auto defer = [&] {
-    if (tid == 0) deferred[atomicAdd(&counts->deferred_windows, 1ull)] = blockIdx.x;
+    if (tid == 0) deferred[atomicAdd(&counts->deferred_windows, 1ull)] = span;
   };
   // More keys a segment on average than rank_max: some segment is longer (nothing to load).
   if (count > std::size_t(rank_max) * (end_segment - lo)) return defer();
@@ -1192,15 +1207,47 @@ __global__ void __launch_bounds__(NT)
   }
 }
 
-/// The windows stable_sort_short_windows left (deferred[0, counts->deferred_windows)), a block per
-/// window in turn: their short segments' keys are one tile, sorted by
-/// block::sort_segments_in_shared with as many merge rounds as the segment that straddles the
-/// widest runs needs.
+/// The windows, in a grid of resident blocks: block b of G takes windows b, b + G, b + 2 G, ...,
+/// NT at a time, a thread each: the windows that stable_sort_tiny_segments flagged
+/// (not_tiny[w]) find their segments (segments_of_window), and the block sorts them in turn
+/// (sort_short_window). A window left unflagged costs a byte: with a block per window, the
+/// blocks that found nothing to do took 40-60 us at 64M keys.
+template <int NT, int VT, int BlocksPerSM, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(NT, BlocksPerSM)
+    stable_sort_short_windows(Key* keys, Value* vals, const Offset* offsets,
+                              std::size_t num_segments, const unsigned char* not_tiny,
+                              std::size_t windows, std::size_t window, unsigned rank_max,
+                              long_segment_list longs, long_segment_counts* counts,
+                              segment_span* deferred, Compare comp) {
+  __shared__ segment_span flagged[NT];
+  __shared__ unsigned flagged_count;
+  const std::size_t grid = gridDim.x;
+  for (std::size_t first = blockIdx.x; first < windows; first += grid * NT) {
+    if (threadIdx.x == 0) flagged_count = 0;
+    __syncthreads();
+    const std::size_t w = first + threadIdx.x * grid;
+    if (w < windows && not_tiny[w]) {
+      const segment_span span = segments_of_window(offsets, num_segments, w, window);
+      if (span.lo != span.hi) flagged[atomicAdd(&flagged_count, 1u)] = span;
+    }
+    __syncthreads();
+    const unsigned count = flagged_count;
+    for (unsigned i = 0; i < count; ++i) {
+      sort_short_window<NT, VT>(keys, vals, offsets, flagged[i], window, rank_max, longs, counts,
+                                deferred, comp);
+      __syncthreads();  // the window's shared memory is free for the next one
+    }
+    __syncthreads();  // the count is read before the next batch resets it
+  }
+}
+
+/// One window that stable_sort_short_windows left (span: the segments that start in it): its short
+/// segments' keys are one tile, sorted by block::sort_segments_in_shared with as many merge
+/// rounds as the segment that straddles the widest runs needs. Called by the whole block; not
+/// inlined into its kernel's loop (see sort_short_window).
 template <int NT, int VT, class Key, class Value, class Offset, class Compare>
-__global__ void __launch_bounds__(NT)
-    stable_sort_windows(Key* keys, Value* vals, const Offset* offsets, const std::size_t* starts,
-                        std::size_t window, const unsigned* deferred,
-                        const long_segment_counts* counts, Compare comp) {
+__device__ __noinline__ void sort_window(Key* keys, Value* vals, const Offset* offsets,
+                                         segment_span span, std::size_t window, Compare comp) {
   constexpr std::size_t tile = std::size_t(NT) * VT;
   constexpr bool has_values = !std::is_same_v<Value, block::no_value>;
   using smem_t = window_smem<Key, Value, tile>;
@@ -1209,65 +1256,78 @@ __global__ void __launch_bounds__(NT)
   __shared__ int rounds;
   __shared__ block::block_scan_storage<unsigned, NT / 32> scan_storage;
   const int tid = int(threadIdx.x);
-  // A block per window (a grid of every window there could be): a grid that looped over them
-  // was 1.6x slower (docs/notes/segmented_sort.md).
-  if (blockIdx.x >= counts->deferred_windows) return;
-  {
-    const unsigned w = deferred[blockIdx.x];
-    const std::size_t lo = starts[w], hi = starts[w + 1];
-    const std::size_t last_size = std::size_t(offsets[hi]) - std::size_t(offsets[hi - 1]);
-    const std::size_t end_segment = last_size > window ? hi - 1 : hi;
-    if (end_segment == lo) return;
-    const std::size_t begin = std::size_t(offsets[lo]);
-    const unsigned count = unsigned(std::size_t(offsets[end_segment]) - begin);
-    if (count < 2) return;
+  const std::size_t lo = span.lo, hi = span.hi;
+  const std::size_t last_size = std::size_t(offsets[hi]) - std::size_t(offsets[hi - 1]);
+  const std::size_t end_segment = last_size > window ? hi - 1 : hi;
+  if (end_segment == lo) return;
+  const std::size_t begin = std::size_t(offsets[lo]);
+  const unsigned count = unsigned(std::size_t(offsets[end_segment]) - begin);
+  if (count < 2) return;
 
-    // Segment heads, and the merge rounds the segments need (-1: none longer than one key).
-    for (unsigned i = unsigned(tid); i < count; i += NT) smem.heads[i] = 0;
-    if (tid == 0) rounds = -1;
-    __syncthreads();
-    for (std::size_t s = lo + unsigned(tid); s < end_segment; s += NT) {
-      const unsigned first = unsigned(std::size_t(offsets[s]) - begin);
-      const unsigned last = unsigned(std::size_t(offsets[s + 1]) - begin);
-      if (last > first) smem.heads[first] = 1;
-      if (last > first + 1) atomicMax(&rounds, block::rounds_to_cover<VT>(first, last - 1));
-    }
-    __syncthreads();
-    if (rounds < 0) return;  // every segment of one key or none: nothing moves
-    for (unsigned i = unsigned(tid); i < count; i += NT) {
-      smem.keys[i] = keys[begin + i];
-      if constexpr (has_values) smem.vals[i] = vals[begin + i];
-    }
+  // Segment heads, and the merge rounds the segments need (-1: none longer than one key).
+  for (unsigned i = unsigned(tid); i < count; i += NT) smem.heads[i] = 0;
+  if (tid == 0) rounds = -1;
+  __syncthreads();
+  for (std::size_t s = lo + unsigned(tid); s < end_segment; s += NT) {
+    const unsigned first = unsigned(std::size_t(offsets[s]) - begin);
+    const unsigned last = unsigned(std::size_t(offsets[s + 1]) - begin);
+    if (last > first) smem.heads[first] = 1;
+    if (last > first + 1) atomicMax(&rounds, block::rounds_to_cover<VT>(first, last - 1));
+  }
+  __syncthreads();
+  if (rounds < 0) return;  // every segment of one key or none: nothing moves
+  for (unsigned i = unsigned(tid); i < count; i += NT) {
+    smem.keys[i] = keys[begin + i];
+    if constexpr (has_values) smem.vals[i] = vals[begin + i];
+  }
 
-    // Each key's segment: the heads up to it, less one (a block scan of each thread's run's heads);
-    // each head records where its segment starts.
-    const unsigned first = unsigned(tid) * VT;
-    unsigned run_heads = 0;
+  // Each key's segment: the heads up to it, less one (a block scan of each thread's run's heads);
+  // each head records where its segment starts.
+  const unsigned first = unsigned(tid) * VT;
+  unsigned run_heads = 0;
 #pragma unroll
-    for (int i = 0; i < VT; ++i)
-      if (first + i < count) run_heads += smem.heads[first + i];
-    block::flagged<unsigned> prefix{false, 0u}, total;
-    corank::plus add;
-    if (!block::block_exclusive_scan<NT>(block::flagged<unsigned>{false, run_heads}, prefix, total,
-                                         scan_storage, add))
-      prefix.value = 0;
-    unsigned segment = prefix.value;  // heads before this run; position 0 is a head
+  for (int i = 0; i < VT; ++i)
+    if (first + i < count) run_heads += smem.heads[first + i];
+  block::flagged<unsigned> prefix{false, 0u}, total;
+  corank::plus add;
+  if (!block::block_exclusive_scan<NT>(block::flagged<unsigned>{false, run_heads}, prefix, total,
+                                       scan_storage, add))
+    prefix.value = 0;
+  unsigned segment = prefix.value;  // heads before this run; position 0 is a head
 #pragma unroll
-    for (int i = 0; i < VT; ++i)
-      if (first + i < count) {
-        if (smem.heads[first + i]) smem.segment_start[segment++] = (unsigned short)(first + i);
-        smem.segment_of[first + i] = (unsigned short)(segment - 1);
-      }
-    if (tid == 0) smem.segment_start[total.value] = (unsigned short)count;
-    __syncthreads();
-    // Typed as Value (no_value for keys alone: no value moves), not as the placeholder array.
-    block::sort_segments_in_shared<NT, VT>(smem.keys, reinterpret_cast<Value*>(smem.vals),
-                                           smem.segment_of, smem.segment_start, count, rounds, tid,
-                                           comp);
-    for (unsigned i = unsigned(tid); i < count; i += NT) {
-      keys[begin + i] = smem.keys[i];
-      if constexpr (has_values) vals[begin + i] = smem.vals[i];
+  for (int i = 0; i < VT; ++i)
+    if (first + i < count) {
+      if (smem.heads[first + i]) smem.segment_start[segment++] = (unsigned short)(first + i);
+      smem.segment_of[first + i] = (unsigned short)(segment - 1);
     }
+  if (tid == 0) smem.segment_start[total.value] = (unsigned short)count;
+  __syncthreads();
+  // Typed as Value (no_value for keys alone: no value moves), not as the placeholder array.
+  block::sort_segments_in_shared<NT, VT>(smem.keys, reinterpret_cast<Value*>(smem.vals),
+                                         smem.segment_of, smem.segment_start, count, rounds, tid,
+                                         comp);
+  for (unsigned i = unsigned(tid); i < count; i += NT) {
+    keys[begin + i] = smem.keys[i];
+    if constexpr (has_values) vals[begin + i] = smem.vals[i];
+  }
+}
+
+/// The windows stable_sort_short_windows left (deferred[0, counts->deferred_windows)), in a grid
+/// of resident blocks that take them one at a time from a count (their costs differ: a block per
+/// window let the hardware balance them, a static share would not).
+template <int NT, int VT, int BlocksPerSM, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(NT, BlocksPerSM)
+    stable_sort_windows(Key* keys, Value* vals, const Offset* offsets, std::size_t window,
+                        const segment_span* deferred, long_segment_counts* counts, Compare comp) {
+  __shared__ unsigned long long taken;
+  const unsigned long long count = counts->deferred_windows;
+  for (;;) {
+    if (threadIdx.x == 0) taken = atomicAdd(&counts->windows_taken, 1ull);
+    __syncthreads();
+    const unsigned long long i = taken;
+    if (i >= count) return;
+    sort_window<NT, VT>(keys, vals, offsets, deferred[i], window, comp);
+    __syncthreads();  // the window's shared memory and `taken` are free for the next one
   }
 }
 

@@ -140,6 +140,11 @@ struct stable_segmented_policy {
   // four for the wider groups: 0.9-1.1x by length, no gain.
   static constexpr int warp_merge_blocks_per_sm = KeyBytes + ValueBytes <= 4 ? 4 : 2;
   static constexpr int wide_merge_blocks_per_sm = 2;
+  // Blocks a multiprocessor that the windows' kernels (grids of resident blocks looping over the
+  // windows) must allow: as many as their registers allowed with a block per window, since the
+  // loops alone took 1.7-2x the registers.
+  static constexpr int short_window_blocks_per_sm = KeyBytes + ValueBytes <= 4 ? 6 : 5;
+  static constexpr int window_blocks_per_sm = 4;
   // sort_segments (not stable) takes this sort: its bitonic networks were slower at most lengths
   // (up to 10x at 33-64 keys) and give a segment longer than 8192 keys to one block (one of 10M
   // u32 keys: 172 ms against 0.63; of 10M 16-byte keys 9.4 s against 2.4 ms;
