@@ -323,9 +323,10 @@ __global__ void __launch_bounds__(NT)
 
 // ---- stable -----------------------------------------------------------------------------------
 
-/// What the stable sort's first kernel leaves for the others: how many long segments, their
-/// tiles, the longest one's length (which sets the merge passes), and how many windows it left to
-/// stable_sort_windows (their ids in a list of its own).
+/// What the stable sort's kernels leave each other: how many long segments, their tiles, the
+/// longest one's length (which sets the merge passes), how many windows the rank sort left to
+/// stable_sort_windows (their segments in a list of their own) and how many of those its blocks
+/// have taken.
 struct long_segment_counts {
   unsigned long long segments, tiles, longest, deferred_windows;
   unsigned long long windows_taken;     // by stable_sort_windows' blocks, one at a time
